@@ -1,0 +1,132 @@
+# LKET: tapsets, runtime shim, lket-b2a, man pages and tests.
+#
+#   make            build lket-b2a, the generated tapset catalogue, man pages
+#   make check      every test: unit (plain and ASan/UBSan), golden, fuzz,
+#                   catalogue drift, tapset builds, guest tests
+#   make bench      lket-b2a's speed and memory, side by side with its peers
+#   make demo       trace a real workload in the guest, convert it to lket.out
+#   make install    PREFIX=/usr/local DESTDIR=
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man
+# stap searches its own tapset folder and every folder below it.
+TAPSETDIR = $(PREFIX)/share/systemtap/tapset/lket
+RUNTIMEDIR = $(PREFIX)/share/lket/runtime
+
+BUILD = build
+CC ?= cc
+CFLAGS ?= -O2 -g
+LKET_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer \
+	   -fno-sanitize-recover=all
+
+B2A_MODULES = diag stream seqtrack merge meta decode procmap outbuf \
+	      out_text convert
+B2A_OBJS = $(B2A_MODULES:%=$(BUILD)/b2a/%.o)
+ASAN_OBJS = $(B2A_MODULES:%=$(BUILD)/asan/b2a/%.o)
+B2A_HEADERS = $(wildcard b2a/*.h) runtime/lket_format.h runtime/lket_events.def
+
+UNIT_TESTS = $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
+
+GENERATED = tapset/lket_catalogue.stp $(BUILD)/man/lket.5 \
+	    $(BUILD)/man/lket-b2a.1
+
+.PHONY: all check check-unit check-golden check-fuzz check-catalogue \
+	check-tapset check-guest bench demo install clean
+
+all: $(BUILD)/lket-b2a $(BUILD)/lket-gen $(GENERATED)
+
+$(BUILD)/b2a/%.o: b2a/%.c $(B2A_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(LKET_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/asan/b2a/%.o: b2a/%.c $(B2A_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(LKET_CFLAGS) -O1 -g $(SANITIZE) -c -o $@ $<
+
+$(BUILD)/lket-b2a: $(BUILD)/b2a/main.o $(B2A_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^
+
+$(BUILD)/asan/lket-b2a: $(BUILD)/asan/b2a/main.o $(ASAN_OBJS)
+	$(CC) -g $(SANITIZE) -o $@ $^
+
+$(BUILD)/lket-gencat: tools/lket-gencat.c runtime/lket_events.def
+	@mkdir -p $(@D)
+	$(CC) $(LKET_CFLAGS) $(CFLAGS) -o $@ $<
+
+$(BUILD)/lket-gen: tests/gen/lket-gen.c runtime/lket_events.def runtime/lket_format.h
+	@mkdir -p $(@D)
+	$(CC) $(LKET_CFLAGS) $(CFLAGS) -o $@ $<
+
+# The tapset's catalogue: the runtime's C headers as embedded C, IDs,
+# register_sys_event() calls and one record writer per event.
+SHIM_HEADERS = runtime/lket_format.h $(wildcard runtime/lket_shim.h)
+tapset/lket_catalogue.stp: $(BUILD)/lket-gencat $(SHIM_HEADERS)
+	$(BUILD)/lket-gencat stp $(SHIM_HEADERS) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/man/lket.5: $(wildcard man/lket.5.in) $(BUILD)/lket-gencat
+	@mkdir -p $(@D)
+	$(BUILD)/lket-gencat man > $(BUILD)/man/hooks.roff
+	if [ -f man/lket.5.in ]; then \
+		sed -e '/^@LKET_HOOK_LIST@$$/{r $(BUILD)/man/hooks.roff' -e 'd}' \
+			man/lket.5.in > $@.tmp; \
+	else cp $(BUILD)/man/hooks.roff $@.tmp; fi
+	mv $@.tmp $@
+
+$(BUILD)/man/lket-b2a.1: man/lket-b2a.1
+	@mkdir -p $(@D)
+	cp $< $@
+
+# ---- tests --------------------------------------------------------------
+
+$(BUILD)/unit/%: tests/unit/%.c $(ASAN_OBJS) $(B2A_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(LKET_CFLAGS) -O1 -g $(SANITIZE) -o $@ $< $(ASAN_OBJS) -lcmocka
+
+check: check-unit check-golden check-fuzz check-catalogue check-tapset \
+	check-guest
+
+check-unit: $(UNIT_TESTS:%=$(BUILD)/unit/%)
+	@set -e; for t in $^; do echo "== $$t"; $$t; done
+
+check-golden: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen
+	tests/golden/run.sh $(BUILD)
+
+FUZZ_SECONDS ?= 60
+check-fuzz:
+	tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
+
+check-catalogue: all
+	tests/catalogue/run.sh $(BUILD)
+
+check-tapset: all
+	@if [ -x tests/tapset/run.sh ]; then tests/tapset/run.sh $(BUILD); \
+	else echo "check-tapset: no tapset tests yet"; fi
+
+check-guest: all
+	@if [ -x tests/guest/run.sh ]; then tests/guest/run.sh $(BUILD); \
+	else echo "check-guest: no guest tests yet"; fi
+
+bench: $(BUILD)/lket-b2a $(BUILD)/lket-gen
+	bench/run.sh $(BUILD)
+
+demo: all
+	tests/vm/demo.sh $(BUILD)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TAPSETDIR) \
+		$(DESTDIR)$(RUNTIMEDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man5
+	install -m 755 $(BUILD)/lket-b2a $(DESTDIR)$(BINDIR)/
+	if [ -f tools/lket-stap ]; then \
+		install -m 755 tools/lket-stap $(DESTDIR)$(BINDIR)/; fi
+	install -m 644 tapset/*.stp $(DESTDIR)$(TAPSETDIR)/
+	install -m 644 runtime/*.h runtime/*.def $(DESTDIR)$(RUNTIMEDIR)/
+	install -m 644 $(BUILD)/man/lket-b2a.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(BUILD)/man/lket.5 $(DESTDIR)$(MANDIR)/man5/
+
+clean:
+	rm -rf $(BUILD)/b2a $(BUILD)/asan $(BUILD)/unit $(BUILD)/lket-* \
+		$(BUILD)/man $(BUILD)/golden $(BUILD)/fuzz tapset/lket_catalogue.stp

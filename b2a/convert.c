@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../runtime/lket_format.h"
+#include "convert.h"
+#include "decode.h"
+#include "merge.h"
+#include "meta.h"
+#include "procmap.h"
+#include "seqtrack.h"
+
+/* Read window per file: large enough to read in big gulps, small enough
+ * that a 256-CPU trace stays well under 32 MiB. */
+#define WINDOW_TOTAL	(16u << 20)
+#define WINDOW_MAX	(1u << 20)
+
+struct converter {
+	struct meta meta;
+	struct procmap procs;
+	struct seqtrack seq;
+	struct trace_info info;
+	struct output *out;
+	struct diag *diag;
+	struct convert_stats *stats;
+	struct event ev;
+	int error;		/* first output error */
+};
+
+static const struct value *value_named(const struct event *ev,
+				       const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nvalues; i++)
+		if (!strcmp(ev->v[i].f->name, name))
+			return &ev->v[i];
+	return NULL;
+}
+
+static int64_t int_named(const struct event *ev, const char *name,
+			 int64_t missing)
+{
+	const struct value *v = value_named(ev, name);
+
+	return v && v->f->type != LKET_STRING ? v->i : missing;
+}
+
+static const char *str_named(const struct event *ev, const char *name)
+{
+	const struct value *v = value_named(ev, name);
+
+	/* strings decoded from a record are NUL-terminated in place */
+	return v && v->f->type == LKET_STRING ? v->s : NULL;
+}
+
+static void copy_string(char *dst, size_t size, const char *src)
+{
+	size_t n = src ? strlen(src) : 0;
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src ? src : "", n);
+	dst[n] = '\0';
+}
+
+/* A group-0 record: the trace header or metadata. */
+static void apply_meta(struct converter *c, const struct stream *s)
+{
+	const struct event *ev = &c->ev;
+	const char *what = "register_sys_event";
+	const char *fmt, *names, *name;
+	int64_t g, h;
+	int ret = 0;
+
+	c->stats->meta++;
+	if (decode_record(&c->meta, s, &c->ev) || !ev->meta) {
+		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)s->rec.offset,
+		      "malformed metadata record (hook %u): ignored", ev->hook);
+		return;
+	}
+	if (ev->hook == 1) {	/* trace header */
+		if (int_named(ev, "version", 0) != LKET_FORMAT_VERSION)
+			diagf(c->diag, DIAG_DAMAGE, s->path,
+			      (int64_t)s->rec.offset,
+			      "trace format version %lld, this lket-b2a reads %d",
+			      (long long)int_named(ev, "version", 0),
+			      LKET_FORMAT_VERSION);
+		c->info.have_header = true;
+		c->info.wall_offset = int_named(ev, "wall_offset", 0);
+		copy_string(c->info.clock, sizeof(c->info.clock),
+			    str_named(ev, "clock"));
+		copy_string(c->info.kernel, sizeof(c->info.kernel),
+			    str_named(ev, "kernel"));
+		return;
+	}
+	g = int_named(ev, "grpid", -1) & 0xff;
+	h = int_named(ev, "hookid", -1) & 0xff;
+	switch (ev->hook) {
+	case 3:
+		what = "register_user_event";
+		/* fall through */
+	case 2:
+		fmt = str_named(ev, "fmt");
+		names = str_named(ev, "names");
+		if (g == 0)
+			ret = -EPERM;
+		else if (fmt && names)
+			ret = meta_register(&c->meta, (unsigned int)g,
+					    (unsigned int)h, ev->hook == 3,
+					    fmt, names);
+		break;
+	case 4:
+		what = "event description";
+		name = str_named(ev, "name");
+		ret = g == 0 ? -EPERM :
+		      name ? meta_name(&c->meta, (unsigned int)g,
+				       (unsigned int)h, name) : -EINVAL;
+		break;
+	default:
+		return;
+	}
+	if (ret == -ENOMEM)
+		c->error = ret;
+	else if (ret)
+		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)s->rec.offset,
+		      "%s for %lld:%lld %s: ignored", what, (long long)g,
+		      (long long)h,
+		      ret == -EEXIST ? "contradicts an earlier one" :
+		      ret == -EPERM ? "would redefine a metadata record" :
+		      "is malformed (unknown type, or types and names don't pair up)");
+}
+
+/* Keep the tid -> process map current from process events. */
+static int track_process(struct converter *c, const struct event *ev)
+{
+	const char *name = ev->meta->name;
+	const struct proc *parent;
+	const char *comm;
+	int ret = 0;
+
+	if (!strcmp(name, "process.snapshot")) {
+		comm = str_named(ev, "process_name");
+		ret = procmap_set(&c->procs, (uint32_t)int_named(ev, "tid", 0),
+				  (int32_t)int_named(ev, "pid", -1), comm,
+				  comm ? strlen(comm) : 0);
+	} else if (!strcmp(name, "process.fork")) {
+		/* the child starts with its parent's name */
+		parent = procmap_get(&c->procs, ev->tid);
+		ret = procmap_set(&c->procs,
+				  (uint32_t)int_named(ev, "new_tid", 0),
+				  (int32_t)int_named(ev, "new_pid", -1),
+				  parent && parent->comm_len ? parent->comm : NULL,
+				  parent ? parent->comm_len : 0);
+	} else if (!strcmp(name, "process.execve")) {
+		comm = str_named(ev, "new_process_name");
+		if (comm) {
+			/* comm is the last path component, as the kernel's */
+			const char *slash = strrchr(comm, '/');
+
+			comm = slash ? slash + 1 : comm;
+			ret = procmap_set(&c->procs, ev->tid,
+					  (int32_t)int_named(ev, "pid", -1),
+					  comm, strlen(comm));
+		}
+	}
+	return ret;
+}
+
+static int handle(struct converter *c, const struct stream *s)
+{
+	const struct record *r = &s->rec;
+	int ret;
+
+	if (r->seq_valid)
+		seqtrack_see(&c->seq, r->seq, r->timestamp);
+	if (LKET_ID_GROUP(r->id) == 0) {
+		apply_meta(c, s);
+		return c->error;
+	}
+	if (s->cpu >= 0 && LKET_ID_CPU(r->id) != (unsigned int)s->cpu)
+		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)r->offset,
+		      "record of CPU %u in the file of CPU %d",
+		      LKET_ID_CPU(r->id), s->cpu);
+	if (decode_record(&c->meta, s, &c->ev))
+		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)r->offset,
+		      "record %u:%u (%s) does not match its metadata: %u bytes shown raw",
+		      c->ev.group, c->ev.hook,
+		      c->ev.meta && c->ev.meta->named ? c->ev.meta->name : "?",
+		      c->ev.raw_len);
+	ret = c->out->event(c->out, &c->ev, procmap_get(&c->procs, c->ev.tid));
+	if (!ret && c->ev.meta && c->ev.meta->named && c->ev.group == 2)
+		ret = track_process(c, &c->ev);
+	c->stats->events++;
+	return ret;
+}
+
+static void on_gap(void *ctx, const struct seq_gap *g)
+{
+	struct converter *c = ctx;
+	int ret;
+
+	diagf(c->diag, DIAG_DAMAGE, NULL, -1,
+	      "lost %llu flushes (sequence %u to %u) between %llu.%09llu and %llu.%09llu",
+	      (unsigned long long)(g->last - g->first) + 1, g->first, g->last,
+	      (unsigned long long)(g->after_ts / 1000000000),
+	      (unsigned long long)(g->after_ts % 1000000000),
+	      (unsigned long long)(g->before_ts / 1000000000),
+	      (unsigned long long)(g->before_ts % 1000000000));
+	ret = c->out->lost(c->out, g);
+	if (ret && !c->error)
+		c->error = ret;
+}
+
+/* Open every file once; a file seen twice (same inode, or same CPU). */
+static size_t open_streams(const char *const *paths, size_t npaths,
+			   struct stream *streams, struct diag *diag)
+{
+	size_t window = WINDOW_TOTAL / (npaths ? npaths : 1);
+	struct stat st;
+	dev_t *devs = calloc(npaths ? npaths : 1, sizeof(*devs));
+	ino_t *inos = calloc(npaths ? npaths : 1, sizeof(*inos));
+	size_t i, j, n = 0;
+	int ret, cpu;
+
+	if (window > WINDOW_MAX)
+		window = WINDOW_MAX;
+	for (i = 0; i < npaths; i++) {
+		if (stat(paths[i], &st) == 0) {
+			for (j = 0; j < n && devs && inos; j++)
+				if (devs[j] == st.st_dev && inos[j] == st.st_ino)
+					break;
+			if (devs && inos && j < n) {
+				diagf(diag, DIAG_DAMAGE, paths[i], -1,
+				      "same file as %s: read once", streams[j].path);
+				continue;
+			}
+		}
+		cpu = stream_cpu_from_name(paths[i]);
+		for (j = 0; cpu >= 0 && j < n; j++)
+			if (streams[j].cpu == cpu)
+				break;
+		if (cpu >= 0 && j < n) {
+			diagf(diag, DIAG_DAMAGE, paths[i], -1,
+			      "a second file for CPU %d (the first is %s): skipped",
+			      cpu, streams[j].path);
+			continue;
+		}
+		ret = stream_open(&streams[n], paths[i], cpu, window, diag);
+		if (ret) {
+			diagf(diag, DIAG_DAMAGE, paths[i], -1, "cannot read: %s",
+			      strerror(-ret));
+			continue;
+		}
+		if (devs && inos) {
+			devs[n] = st.st_dev;
+			inos[n] = st.st_ino;
+		}
+		n++;
+	}
+	free(devs);
+	free(inos);
+	return n;
+}
+
+int convert(const char *const *paths, size_t npaths, struct output *out,
+	    struct diag *diag, struct convert_stats *stats)
+{
+	struct converter *c = calloc(1, sizeof(*c));
+	struct stream *streams = calloc(npaths ? npaths : 1, sizeof(*streams));
+	struct stream **live = calloc(npaths ? npaths : 1, sizeof(*live));
+	struct merge m = { 0 };
+	struct stream *s;
+	size_t i, n, nlive = 0;
+	int ret;
+
+	memset(stats, 0, sizeof(*stats));
+	if (!c || !streams || !live) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	c->out = out;
+	c->diag = diag;
+	c->stats = stats;
+	out->trace = &c->info;
+	ret = meta_init(&c->meta);
+	if (ret)
+		goto out_free;
+	ret = procmap_init(&c->procs);
+	if (ret)
+		goto out_meta;
+	seqtrack_init(&c->seq, on_gap, c);
+
+	n = open_streams(paths, npaths, streams, diag);
+	stats->files = n;
+	if (!n) {
+		ret = -ENOENT;
+		goto out_procs;
+	}
+	/* Metadata first: each file's leading group-0 records. */
+	c->info.first_ts = UINT64_MAX;
+	for (i = 0; i < n; i++) {
+		s = &streams[i];
+		while ((ret = stream_next(s)) == 1 &&
+		       LKET_ID_GROUP(s->rec.id) == 0) {
+			ret = handle(c, s);
+			if (ret)
+				goto out_streams;
+		}
+		if (ret < 0) {
+			diagf(diag, DIAG_DAMAGE, s->path, -1, "read error: %s",
+			      strerror(-ret));
+			continue;
+		}
+		if (ret == 1) {
+			live[nlive++] = s;
+			if (s->rec.timestamp < c->info.first_ts)
+				c->info.first_ts = s->rec.timestamp;
+		}
+	}
+	ret = merge_init(&m, live, nlive);
+	if (ret)
+		goto out_streams;
+	while ((s = merge_peek(&m))) {
+		ret = handle(c, s);
+		if (ret)
+			goto out_merge;
+		ret = merge_advance(&m);
+		if (ret)
+			diagf(diag, DIAG_DAMAGE, s->path, -1, "read error: %s",
+			      strerror(-ret));
+	}
+	seqtrack_finish(&c->seq);
+	stats->lost = c->seq.lost;
+	ret = c->error ? c->error : out->finish(out);
+out_merge:
+	merge_free(&m);
+out_streams:
+	for (i = 0; i < n; i++) {
+		stats->bytes += streams[i].file_size;
+		stream_close(&streams[i]);
+	}
+out_procs:
+	procmap_free(&c->procs);
+out_meta:
+	meta_free(&c->meta);
+out_free:
+	out->trace = NULL;
+	free(live);
+	free(streams);
+	free(c);
+	return ret;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * convert.h - the conversion: open the per-CPU files, learn the trace's
+ * metadata, merge the records by time, decode each and hand it to an
+ * output, then account for lost flushes.
+ */
+#ifndef LKET_CONVERT_H
+#define LKET_CONVERT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "output.h"
+
+struct convert_stats {
+	uint64_t events;	/* handed to the output */
+	uint64_t meta;		/* metadata records */
+	uint64_t lost;		/* flushes missing from the sequence */
+	uint64_t bytes;		/* read from the files */
+	size_t files;		/* read; others were skipped */
+};
+
+/*
+ * Convert the files at paths into out.  What is wrong with the input is
+ * reported to diag and stepped over; the return value is 0, or a negative
+ * errno for what stopped the conversion (no file could be read, the output
+ * failed, memory ran out).
+ */
+int convert(const char *const *paths, size_t npaths, struct output *out,
+	    struct diag *diag, struct convert_stats *stats);
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * decode.h - split a record into typed values, as its metadata says.
+ *
+ * The one loop here reads each field by its type (INT8..INT64, STRING) and
+ * knows nothing of any particular event.  Bytes that no metadata
+ * describes are kept aside as raw, for the output to show in hex.
+ */
+#ifndef LKET_DECODE_H
+#define LKET_DECODE_H
+
+#include "meta.h"
+#include "stream.h"
+
+struct value {
+	const struct field *f;
+	int64_t i;		/* integers, sign-extended */
+	const char *s;		/* strings: not NUL-terminated when cut */
+	uint32_t slen;
+};
+
+struct event {
+	const struct record *rec;
+	const struct event_meta *meta;	/* NULL: nothing registered */
+	uint32_t tid;
+	unsigned int group, hook, cpu;
+	unsigned int nsys, nvalues;	/* sys values, then user values */
+	struct value v[2 * META_MAX_FIELDS];
+	const uint8_t *raw;		/* bytes left undecoded */
+	uint32_t raw_len;
+};
+
+/*
+ * Decode s's current record into ev.  Returns 0, or -EBADMSG if the record
+ * does not match its metadata (fields run past its end, or bytes are left
+ * over): what could be decoded is in ev, the rest in ev->raw.
+ */
+int decode_record(const struct meta *m, const struct stream *s,
+		  struct event *ev);
+
+#endif

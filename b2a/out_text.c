@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * out_text.c - lket.out: one line per event (format in lket-b2a(1)):
+ *
+ *   TIME CPU TID PID COMM EVENT name=value ...
+ *
+ * Numbers are formatted by hand and lines built straight in the output
+ * buffer: this is the converter's hot path.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../runtime/lket_format.h"
+#include "outbuf.h"
+#include "output.h"
+
+#define TEXT_BUFFER	(1u << 20)
+
+struct text {
+	struct output o;
+	struct outbuf ob;
+	struct text_options opt;
+	int64_t wall_sec;	/* second of wall_prefix */
+	char wall_prefix[24];	/* "2026-11-29T13:45:01." */
+};
+
+static char *put_time(struct text *t, char *p, uint64_t ts)
+{
+	uint64_t sec;
+	int64_t wall;
+	struct tm tm;
+	time_t tt;
+
+	switch (t->opt.time) {
+	case TIME_RAW:
+		return fmt_u64(p, ts);
+	case TIME_REL:
+		ts = ts >= t->o.trace->first_ts ? ts - t->o.trace->first_ts : 0;
+		break;
+	case TIME_WALL:
+		wall = (int64_t)ts + t->o.trace->wall_offset;
+		sec = (uint64_t)(wall / 1000000000);
+		if ((int64_t)sec != t->wall_sec) {
+			tt = (time_t)sec;
+			gmtime_r(&tt, &tm);
+			strftime(t->wall_prefix, sizeof(t->wall_prefix),
+				 "%Y-%m-%dT%H:%M:%S.", &tm);
+			t->wall_sec = (int64_t)sec;
+		}
+		p = memcpy(p, t->wall_prefix, 20);
+		return fmt_u64_pad(p + 20, (uint64_t)(wall % 1000000000), 9);
+	case TIME_ABS:
+		break;
+	}
+	p = fmt_u64(p, ts / 1000000000);
+	*p++ = '.';
+	return fmt_u64_pad(p, ts % 1000000000, 9);
+}
+
+static char *put_ids(char *p, const struct event *ev)
+{
+	p = fmt_u64(p, ev->group);
+	*p++ = ':';
+	return fmt_u64(p, ev->hook);
+}
+
+/*
+ * The event's name from the trace's metadata; without it, the catalogue's
+ * name or "unknown", always followed by [group:hook] so that nobody takes
+ * it for a decoded event.
+ */
+static char *put_event_name(struct text *t, char *p, const struct event *ev)
+{
+	bool named = ev->meta && ev->meta->named;
+	const char *name;
+
+	if (t->opt.no_names)
+		return put_ids(p, ev);
+	if (named) {
+		memcpy(p, ev->meta->name, ev->meta->name_len);
+		p += ev->meta->name_len;
+	} else {
+		name = meta_catalogue_name(ev->group, ev->hook);
+		if (!name)
+			name = "unknown";
+		memcpy(p, name, strlen(name));
+		p += strlen(name);
+	}
+	if (t->opt.ids || !named) {
+		*p++ = '[';
+		p = put_ids(p, ev);
+		*p++ = ']';
+	}
+	return p;
+}
+
+/* Room one value can take at most, strings escaped. */
+static size_t value_room(const struct value *v)
+{
+	return v->f->prefix_len + 2 +
+	       (v->f->type == LKET_STRING ? 4 * (size_t)v->slen : OUTBUF_NUM_MAX);
+}
+
+static int text_event(struct output *o, const struct event *ev,
+		      const struct proc *proc)
+{
+	struct text *t = (struct text *)o;
+	size_t room = 256 + 4 * PROC_COMM_LEN + 2 * ev->raw_len + 8;
+	const struct value *v;
+	unsigned int i;
+	char *p;
+	int ret;
+
+	for (i = 0; i < ev->nvalues; i++)
+		room += value_room(&ev->v[i]);
+	if (room > (size_t)(t->ob.end - t->ob.buf))
+		return -E2BIG;
+	ret = outbuf_room(&t->ob, room);
+	if (ret)
+		return ret;
+	p = put_time(t, t->ob.p, ev->rec->timestamp);
+	*p++ = ' ';
+	p = fmt_u64(p, ev->cpu);
+	*p++ = ' ';
+	p = fmt_u64(p, ev->tid);
+	*p++ = ' ';
+	if (proc && proc->pid >= 0)
+		p = fmt_u64(p, (uint64_t)proc->pid);
+	else
+		*p++ = '-';
+	if (!t->opt.no_comm) {
+		*p++ = ' ';
+		if (proc && proc->comm_len)
+			p = fmt_escaped(p, proc->comm, proc->comm_len, 1);
+		else
+			*p++ = '-';
+	}
+	*p++ = ' ';
+	p = put_event_name(t, p, ev);
+
+	for (i = 0, v = ev->v; i < ev->nvalues; i++, v++) {
+		memcpy(p, v->f->prefix, v->f->prefix_len);
+		p += v->f->prefix_len;
+		if (v->f->type == LKET_STRING) {
+			*p++ = '"';
+			p = fmt_escaped(p, v->s, v->slen, 0);
+			*p++ = '"';
+		} else if (v->f->hex) {
+			/* the field's own width, not the sign extension */
+			p = fmt_hex(p, v->f->type == LKET_INT64 ? (uint64_t)v->i :
+				    (uint64_t)v->i &
+				    ((1ull << (8 * v->f->type)) - 1));
+		} else {
+			p = fmt_i64(p, v->i);
+		}
+	}
+	if (ev->raw_len) {
+		static const char hex[] = "0123456789abcdef";
+
+		memcpy(p, " raw=", 5);
+		p += 5;
+		for (i = 0; i < ev->raw_len; i++) {
+			*p++ = hex[ev->raw[i] >> 4];
+			*p++ = hex[ev->raw[i] & 15];
+		}
+	}
+	*p++ = '\n';
+	t->ob.p = p;
+	return 0;
+}
+
+static int text_lost(struct output *o, const struct seq_gap *g)
+{
+	struct text *t = (struct text *)o;
+	char *p;
+	int ret;
+
+	ret = outbuf_room(&t->ob, 256);
+	if (ret)
+		return ret;
+	p = put_time(t, t->ob.p, g->after_ts);
+	memcpy(p, " - - - - lket.lost count=", 25);
+	p = fmt_u64(p + 25, (uint64_t)(g->last - g->first) + 1);
+	memcpy(p, " first_seq=", 11);
+	p = fmt_u64(p + 11, g->first);
+	memcpy(p, " last_seq=", 10);
+	p = fmt_u64(p + 10, g->last);
+	if (g->before_ts) {
+		memcpy(p, " until=", 7);
+		p = put_time(t, p + 7, g->before_ts);
+	}
+	*p++ = '\n';
+	t->ob.p = p;
+	return 0;
+}
+
+static int text_finish(struct output *o)
+{
+	return outbuf_flush(&((struct text *)o)->ob);
+}
+
+static void text_free(struct output *o)
+{
+	struct text *t = (struct text *)o;
+
+	outbuf_free(&t->ob);
+	free(t);
+}
+
+int output_text_new(struct output **o, int fd, const struct text_options *opt)
+{
+	struct text *t = calloc(1, sizeof(*t));
+	int ret;
+
+	if (!t)
+		return -ENOMEM;
+	ret = outbuf_init(&t->ob, fd, TEXT_BUFFER);
+	if (ret) {
+		free(t);
+		return ret;
+	}
+	t->opt = *opt;
+	t->wall_sec = -1;
+	t->o.event = text_event;
+	t->o.lost = text_lost;
+	t->o.finish = text_finish;
+	t->o.free = text_free;
+	*o = &t->o;
+	return 0;
+}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "outbuf.h"
+
+int outbuf_init(struct outbuf *ob, int fd, size_t size)
+{
+	ob->fd = fd;
+	ob->error = 0;
+	ob->written = 0;
+	ob->buf = malloc(size);
+	if (!ob->buf)
+		return -ENOMEM;
+	ob->p = ob->buf;
+	ob->end = ob->buf + size;
+	return 0;
+}
+
+int outbuf_flush(struct outbuf *ob)
+{
+	const char *p = ob->buf;
+	ssize_t n;
+
+	while (!ob->error && p < ob->p) {
+		n = write(ob->fd, p, (size_t)(ob->p - p));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ob->error = -errno;
+			break;
+		}
+		p += n;
+		ob->written += (uint64_t)n;
+	}
+	ob->p = ob->buf;
+	return ob->error;
+}
+
+void outbuf_free(struct outbuf *ob)
+{
+	free(ob->buf);
+	ob->buf = ob->p = ob->end = NULL;
+}
+
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+char *fmt_u64(char *p, uint64_t v)
+{
+	char tmp[20], *t = tmp + sizeof(tmp);
+	size_t n;
+
+	while (v >= 100) {
+		t -= 2;
+		memcpy(t, digit_pairs + (v % 100) * 2, 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		t -= 2;
+		memcpy(t, digit_pairs + v * 2, 2);
+	} else {
+		*--t = (char)('0' + v);
+	}
+	n = (size_t)(tmp + sizeof(tmp) - t);
+	memcpy(p, t, n);
+	return p + n;
+}
+
+char *fmt_i64(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return fmt_u64(p, 0 - (uint64_t)v);
+	}
+	return fmt_u64(p, (uint64_t)v);
+}
+
+char *fmt_hex(char *p, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char tmp[16], *t = tmp + sizeof(tmp);
+	size_t n;
+
+	do {
+		*--t = hex[v & 15];
+		v >>= 4;
+	} while (v);
+	*p++ = '0';
+	*p++ = 'x';
+	n = (size_t)(tmp + sizeof(tmp) - t);
+	memcpy(p, t, n);
+	return p + n;
+}
+
+char *fmt_u64_pad(char *p, uint64_t v, int width)
+{
+	char *q = p + width;
+
+	while (q - p >= 2) {
+		q -= 2;
+		memcpy(q, digit_pairs + (v % 100) * 2, 2);
+		v /= 100;
+	}
+	if (q > p)
+		*--q = (char)('0' + v % 10);
+	return p + width;
+}
+
+char *fmt_escaped(char *p, const char *s, size_t len, int escape_space)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = u[i];
+
+		if (c >= 0x21 && c < 0x7f && c != '"' && c != '\\') {
+			*p++ = (char)c;
+		} else if (c == ' ' && !escape_space) {
+			*p++ = ' ';
+		} else if (c == '"' || c == '\\') {
+			*p++ = '\\';
+			*p++ = (char)c;
+		} else if (c == '\n') {
+			*p++ = '\\';
+			*p++ = 'n';
+		} else if (c == '\t') {
+			*p++ = '\\';
+			*p++ = 't';
+		} else {
+			*p++ = '\\';
+			*p++ = 'x';
+			*p++ = hex[c >> 4];
+			*p++ = hex[c & 15];
+		}
+	}
+	return p;
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * outbuf.h - buffered output with number formatting that needs no printf.
+ *
+ * Writers reserve room for a line with outbuf_room(), append to ob->p, and
+ * the buffer goes out with one write() when it fills.
+ */
+#ifndef LKET_OUTBUF_H
+#define LKET_OUTBUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+struct outbuf {
+	int fd;
+	char *buf, *p, *end;
+	int error;		/* first write error, negative errno */
+	uint64_t written;
+};
+
+int outbuf_init(struct outbuf *ob, int fd, size_t size);
+/* Write out what is buffered; returns ob->error. */
+int outbuf_flush(struct outbuf *ob);
+void outbuf_free(struct outbuf *ob);
+
+/* Make sure n bytes fit at ob->p; n must be below the buffer's size. */
+static inline int outbuf_room(struct outbuf *ob, size_t n)
+{
+	if ((size_t)(ob->end - ob->p) >= n)
+		return 0;
+	return outbuf_flush(ob);
+}
+
+static inline void outbuf_mem(struct outbuf *ob, const void *s, size_t n)
+{
+	memcpy(ob->p, s, n);
+	ob->p += n;
+}
+
+static inline void outbuf_char(struct outbuf *ob, char c)
+{
+	*ob->p++ = c;
+}
+
+/* Longest output of the formatters below. */
+#define OUTBUF_NUM_MAX	24
+
+char *fmt_u64(char *p, uint64_t v);
+char *fmt_i64(char *p, int64_t v);
+char *fmt_hex(char *p, uint64_t v);	/* "0x..." */
+char *fmt_u64_pad(char *p, uint64_t v, int width);	/* zero-padded */
+
+/* Append len bytes of s, escaping what would break a line or a field:
+ * \" \\ \n \t and \xNN for other control and non-ASCII bytes.  Needs up
+ * to 4 * len bytes of room. */
+char *fmt_escaped(char *p, const char *s, size_t len, int escape_space);
+
+#endif

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "procmap.h"
+
+static size_t hash(uint32_t tid, size_t mask)
+{
+	return (size_t)((tid * 2654435761u) & mask);
+}
+
+int procmap_init(struct procmap *pm)
+{
+	pm->mask = 1023;
+	pm->used = 0;
+	pm->slots = calloc(pm->mask + 1, sizeof(*pm->slots));
+	return pm->slots ? 0 : -ENOMEM;
+}
+
+void procmap_free(struct procmap *pm)
+{
+	free(pm->slots);
+	pm->slots = NULL;
+}
+
+const struct proc *procmap_get(const struct procmap *pm, uint32_t tid)
+{
+	size_t i = hash(tid, pm->mask);
+
+	if (!tid)
+		return NULL;
+	for (;; i = (i + 1) & pm->mask) {
+		if (pm->slots[i].tid == tid)
+			return &pm->slots[i];
+		if (!pm->slots[i].tid)
+			return NULL;
+	}
+}
+
+static struct proc *slot_for(struct procmap *pm, uint32_t tid)
+{
+	size_t i = hash(tid, pm->mask);
+
+	while (pm->slots[i].tid && pm->slots[i].tid != tid)
+		i = (i + 1) & pm->mask;
+	return &pm->slots[i];
+}
+
+static int grow(struct procmap *pm)
+{
+	struct procmap bigger = { .mask = pm->mask * 2 + 1 };
+	size_t i;
+
+	bigger.slots = calloc(bigger.mask + 1, sizeof(*bigger.slots));
+	if (!bigger.slots)
+		return -ENOMEM;
+	for (i = 0; i <= pm->mask; i++)
+		if (pm->slots[i].tid)
+			*slot_for(&bigger, pm->slots[i].tid) = pm->slots[i];
+	bigger.used = pm->used;
+	free(pm->slots);
+	*pm = bigger;
+	return 0;
+}
+
+int procmap_set(struct procmap *pm, uint32_t tid, int32_t pid,
+		const char *comm, size_t comm_len)
+{
+	struct proc *p;
+	int ret;
+
+	/* tid 0 is the idle task of every CPU: nothing to remember */
+	if (!tid)
+		return 0;
+	if ((pm->used + 1) * 2 > pm->mask) {
+		ret = grow(pm);
+		if (ret)
+			return ret;
+	}
+	p = slot_for(pm, tid);
+	if (!p->tid) {
+		p->tid = tid;
+		p->pid = -1;
+		p->comm_len = 0;
+		pm->used++;
+	}
+	if (pid >= 0)
+		p->pid = pid;
+	if (comm) {
+		if (comm_len > PROC_COMM_LEN)
+			comm_len = PROC_COMM_LEN;
+		memcpy(p->comm, comm, comm_len);
+		p->comm_len = (uint8_t)comm_len;
+	}
+	return 0;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * procmap.h - which process each thread belongs to, and its name.
+ *
+ * common_data carries only the thread ID; the process ID and name come
+ * from the process snapshot taken when tracing starts and from fork and
+ * execve records as they go by.  An open-addressing table keyed by tid.
+ */
+#ifndef LKET_PROCMAP_H
+#define LKET_PROCMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PROC_COMM_LEN	16	/* TASK_COMM_LEN */
+
+struct proc {
+	uint32_t tid;		/* 0: free slot */
+	int32_t pid;		/* -1: not known */
+	char comm[PROC_COMM_LEN];
+	uint8_t comm_len;	/* 0: not known */
+};
+
+struct procmap {
+	struct proc *slots;
+	size_t mask, used;
+};
+
+int procmap_init(struct procmap *pm);
+void procmap_free(struct procmap *pm);
+/* NULL if tid was never seen. */
+const struct proc *procmap_get(const struct procmap *pm, uint32_t tid);
+/* Set what is known: pid < 0 and comm == NULL leave that part as it is. */
+int procmap_set(struct procmap *pm, uint32_t tid, int32_t pid,
+		const char *comm, size_t comm_len);
+
+#endif

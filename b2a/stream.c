@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stream.c - read LKET records from one per-CPU file (see stream.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../runtime/lket_format.h"
+#include "stream.h"
+
+/* A flush larger than this is not a flush: SystemTap's are a few KiB. */
+#define MAX_PDU		(1u << 20)
+/* Sequence numbers are global, so a file skips those of other CPUs; a
+ * jump larger than this is taken as garbage, not as a real flush. */
+#define MAX_SEQ_JUMP	(1u << 24)
+
+static size_t frame_header_size(enum framing f)
+{
+	return f == FRAMING_V5 ? 12 : f == FRAMING_V4 ? 8 : 0;
+}
+
+int stream_cpu_from_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *end, *p;
+
+	base = base ? base + 1 : path;
+	end = base + strlen(base);
+	p = end;
+	while (p > base && isdigit((unsigned char)p[-1]))
+		p--;
+	if (p == end || end - p > 4)
+		return -1;
+	/* "FILE_N" (stap -o FILE) or "stpd_cpuN" */
+	if (p > base && p[-1] == '_')
+		return atoi(p);
+	if (p - base >= 3 && !strncmp(p - 3, "cpu", 3))
+		return atoi(p);
+	return -1;
+}
+
+/* Make at least n bytes available at s->pos; returns how many are. */
+static int fill(struct stream *s, size_t n, size_t *avail)
+{
+	ssize_t got;
+
+	if (s->len - s->pos >= n) {
+		*avail = s->len - s->pos;
+		return 0;
+	}
+	if (s->pos) {
+		memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+		s->buf_off += s->pos;
+		s->len -= s->pos;
+		s->pos = 0;
+	}
+	while (s->len < n && s->len < s->cap) {
+		got = read(s->fd, s->buf + s->len, s->cap - s->len);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (got == 0)
+			break;
+		s->len += (size_t)got;
+	}
+	*avail = s->len - s->pos;
+	return 0;
+}
+
+static uint64_t file_pos(const struct stream *s)
+{
+	return s->buf_off + s->pos;
+}
+
+/* Is p a plausible record head, in byte order swap, of at most limit? */
+static bool record_head_ok(const uint8_t *p, bool swap, uint64_t limit)
+{
+	struct stream tmp = { .swap = swap };
+	uint16_t total, sys;
+
+	if (stream_u16(&tmp, p) != LKET_RECORD_MAGIC)
+		return false;
+	total = stream_u16(&tmp, p + 2);
+	sys = stream_u16(&tmp, p + 4);
+	if (sys < LKET_RECORD_HEAD_SIZE || total < sys)
+		return false;
+	return total <= limit || limit >= LKET_RECORD_MAX;
+}
+
+/*
+ * Is there a plausible flush header at p (avail bytes), in framing f and
+ * byte order swap?  A flush must start with a record head, unless a
+ * record spanning flushes is being assembled (span) or the file ends
+ * before a whole head (callers fill the window first, so a short avail
+ * means the end of the file): then the header is judged alone.
+ */
+static bool frame_ok(const struct stream *s, const uint8_t *p, size_t avail,
+		     enum framing f, bool swap, bool span)
+{
+	struct stream tmp = { .swap = swap };
+	size_t hlen = frame_header_size(f);
+	uint32_t seq, len;
+
+	if (avail < hlen + 1)
+		return false;
+	if (f == FRAMING_V5 && stream_u32(&tmp, p) != LKET_FLUSH_V5_MAGIC)
+		return false;
+	seq = stream_u32(&tmp, p + hlen - 8);
+	len = stream_u32(&tmp, p + hlen - 4);
+	if (len == 0 || len > MAX_PDU)
+		return false;
+	if (s->have_seq && (seq - s->seq == 0 || seq - s->seq > MAX_SEQ_JUMP))
+		return false;
+	if (span)
+		return true;
+	if (avail < hlen + LKET_RECORD_HEAD_SIZE)
+		return avail - hlen < len;
+	return record_head_ok(p + hlen, swap, len);
+}
+
+/* Detect framing and byte order from the first bytes of the file. */
+static bool detect(struct stream *s, const uint8_t *p, size_t avail)
+{
+	static const enum framing order[] = { FRAMING_V5, FRAMING_V4 };
+	size_t i;
+	int swap;
+
+	for (i = 0; i < 2; i++)
+		for (swap = 0; swap < 2; swap++)
+			if (frame_ok(s, p, avail, order[i], swap, false)) {
+				s->framing = order[i];
+				s->swap = swap;
+				return true;
+			}
+	for (swap = 0; swap < 2; swap++)
+		if (avail >= LKET_RECORD_HEAD_SIZE &&
+		    record_head_ok(p, swap, LKET_RECORD_MAX)) {
+			s->framing = FRAMING_NONE;
+			s->swap = swap;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Step over garbage: find the next offset at which a flush header (or, in
+ * an unframed file, a record head) is plausible.  Returns 1 when found, 0
+ * at end of file.
+ */
+static int resync(struct stream *s, bool detecting)
+{
+	uint64_t start = file_pos(s);
+	size_t avail, want;
+	int ret;
+
+	want = frame_header_size(s->framing) + LKET_RECORD_HEAD_SIZE;
+	for (;;) {
+		ret = fill(s, want, &avail);
+		if (ret)
+			return ret;
+		if (avail < want && avail == 0)
+			break;
+		if (detecting ? detect(s, s->buf + s->pos, avail) :
+		    s->framing == FRAMING_NONE ?
+		    avail >= LKET_RECORD_HEAD_SIZE &&
+		    record_head_ok(s->buf + s->pos, s->swap, LKET_RECORD_MAX) :
+		    frame_ok(s, s->buf + s->pos, avail, s->framing, s->swap,
+			     false))
+			break;
+		if (avail < want) {
+			/* too few bytes left to hold anything */
+			s->pos = s->len;
+			break;
+		}
+		s->pos++;
+	}
+	if (file_pos(s) != start)
+		diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)start,
+		     "%llu bytes of garbage skipped%s",
+		     (unsigned long long)(file_pos(s) - start),
+		     s->len - s->pos ? "" : " (up to end of file)");
+	return s->len - s->pos ? 1 : 0;
+}
+
+int stream_open(struct stream *s, const char *path, int cpu, size_t window,
+		struct diag *diag)
+{
+	struct stat st;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->path = path;
+	s->cpu = cpu;
+	s->diag = diag;
+	s->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s->fd < 0)
+		return -errno;
+	if (fstat(s->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : -errno;
+		goto error;
+	}
+	s->file_size = (uint64_t)st.st_size;
+	s->cap = window < 2 * LKET_RECORD_MAX ? 2 * LKET_RECORD_MAX : window;
+	s->buf = malloc(s->cap);
+	s->span = malloc(LKET_RECORD_MAX);
+	if (!s->buf || !s->span) {
+		ret = -ENOMEM;
+		goto error;
+	}
+	posix_fadvise(s->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	if (s->file_size == 0) {
+		diagf(diag, DIAG_NOTE, path, -1, "empty file, no records");
+		return 0;
+	}
+	ret = resync(s, true);
+	if (ret < 0)
+		goto error;
+	return 0;
+error:
+	stream_close(s);
+	return ret;
+}
+
+void stream_close(struct stream *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	free(s->buf);
+	free(s->span);
+	s->buf = s->span = NULL;
+}
+
+/*
+ * Start the next flush.  Returns 1 when one was found (s->pdu_left set),
+ * 0 at end of file, < 0 on a read error.
+ */
+static int next_frame(struct stream *s, bool span)
+{
+	size_t hlen = frame_header_size(s->framing), avail;
+	uint64_t off, left;
+	int ret;
+
+	for (;;) {
+		ret = fill(s, hlen + LKET_RECORD_HEAD_SIZE, &avail);
+		if (ret)
+			return ret;
+		if (avail == 0)
+			return 0;
+		if (frame_ok(s, s->buf + s->pos, avail, s->framing, s->swap,
+			     span))
+			break;
+		if (avail <= hlen) {
+			diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)file_pos(s),
+			     "file ends inside a flush header (%zu bytes)",
+			     avail);
+			s->pos = s->len;
+			return 0;
+		}
+		if (span)
+			return 2;	/* the caller drops the partial record */
+		ret = resync(s, false);
+		if (ret <= 0)
+			return ret;
+	}
+	s->seq = stream_u32(s, s->buf + s->pos + hlen - 8);
+	s->pdu_left = stream_u32(s, s->buf + s->pos + hlen - 4);
+	s->have_seq = true;
+	s->new_frame = true;
+	s->frames++;
+	s->pos += hlen;
+	off = file_pos(s);
+	left = s->file_size > off ? s->file_size - off : 0;
+	if (s->pdu_left > left) {
+		diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)(off - hlen),
+		     "flush of %llu bytes runs past the end of the file (%llu bytes left): truncated",
+		     (unsigned long long)s->pdu_left, (unsigned long long)left);
+		s->pdu_left = left;
+	}
+	return 1;
+}
+
+/* Fill s->rec from a complete record at p. */
+static void set_record(struct stream *s, const uint8_t *p, uint64_t off)
+{
+	struct record *r = &s->rec;
+
+	r->data = p;
+	r->size = stream_u16(s, p + 2);
+	r->sys_size = stream_u16(s, p + 4);
+	r->timestamp = stream_u64(s, p + 8);
+	r->id = stream_u64(s, p + 16);
+	r->offset = off;
+	r->seq = s->seq;
+	r->seq_valid = s->framing != FRAMING_NONE;
+	if (r->timestamp < s->last_ts)
+		s->out_of_order++;
+	s->last_ts = r->timestamp;
+	s->records++;
+}
+
+/*
+ * A record that continues past its flush: gather it from the following
+ * flushes into s->span.  Returns 1 with s->rec set, 0 if it could not be
+ * completed (reported; the caller carries on), < 0 on a read error.
+ */
+static int assemble(struct stream *s, uint64_t off)
+{
+	size_t have = 0, total = 0, take, avail;
+	int ret;
+
+	for (;;) {
+		if (!s->pdu_left) {
+			ret = next_frame(s, true);
+			if (ret < 0)
+				return ret;
+			if (ret != 1)
+				break;
+			s->new_frame = false;
+		}
+		ret = fill(s, 1, &avail);
+		if (ret)
+			return ret;
+		if (!avail)
+			break;
+		take = total ? total - have : LKET_RECORD_HEAD_SIZE - have;
+		if (take > s->pdu_left)
+			take = s->pdu_left;
+		if (take > avail)
+			take = avail;
+		memcpy(s->span + have, s->buf + s->pos, take);
+		have += take;
+		s->pos += take;
+		s->pdu_left -= take;
+		if (!total && have >= LKET_RECORD_HEAD_SIZE) {
+			if (!record_head_ok(s->span, s->swap, LKET_RECORD_MAX))
+				break;
+			total = stream_u16(s, s->span + 2);
+		}
+		if (total && have == total) {
+			set_record(s, s->span, off);
+			return 1;
+		}
+	}
+	diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)off,
+	     "record cut short after %zu of %zu bytes: dropped", have,
+	     total ? total : (size_t)LKET_RECORD_HEAD_SIZE);
+	return 0;
+}
+
+static int next_framed(struct stream *s)
+{
+	size_t avail;
+	uint64_t off;
+	uint16_t total;
+	int ret;
+
+	for (;;) {
+		if (!s->pdu_left) {
+			ret = next_frame(s, false);
+			if (ret <= 0)
+				return ret;
+		}
+		off = file_pos(s);
+		ret = fill(s, s->pdu_left < LKET_RECORD_MAX ?
+			   s->pdu_left : LKET_RECORD_MAX, &avail);
+		if (ret)
+			return ret;
+		if (avail > s->pdu_left)
+			avail = s->pdu_left;
+		if (avail >= LKET_RECORD_HEAD_SIZE &&
+		    record_head_ok(s->buf + s->pos, s->swap, LKET_RECORD_MAX)) {
+			total = stream_u16(s, s->buf + s->pos + 2);
+			if (total <= avail) {
+				set_record(s, s->buf + s->pos, off);
+				s->pos += total;
+				s->pdu_left -= total;
+				s->new_frame = false;
+				return 1;
+			}
+		} else if (avail >= LKET_RECORD_HEAD_SIZE ||
+			   avail < s->pdu_left) {
+			/* not a record where one must start */
+			diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)off,
+			     "no record where one should start: %llu bytes of flush %u skipped",
+			     (unsigned long long)s->pdu_left, s->seq);
+			s->pos += avail;
+			s->pdu_left -= avail;
+			if (s->pdu_left) {
+				/* truncated file: nothing more to read */
+				s->pos = s->len;
+				return 0;
+			}
+			continue;
+		}
+		ret = assemble(s, off);
+		if (ret)
+			return ret;
+	}
+}
+
+static int next_unframed(struct stream *s)
+{
+	size_t avail;
+	uint16_t total;
+	int ret;
+
+	for (;;) {
+		ret = fill(s, LKET_RECORD_HEAD_SIZE, &avail);
+		if (ret)
+			return ret;
+		if (avail == 0)
+			return 0;
+		if (avail >= LKET_RECORD_HEAD_SIZE &&
+		    record_head_ok(s->buf + s->pos, s->swap, LKET_RECORD_MAX)) {
+			total = stream_u16(s, s->buf + s->pos + 2);
+			ret = fill(s, total, &avail);
+			if (ret)
+				return ret;
+			if (avail >= total) {
+				set_record(s, s->buf + s->pos, file_pos(s));
+				s->pos += total;
+				return 1;
+			}
+			diagf(s->diag, DIAG_DAMAGE, s->path,
+			     (int64_t)file_pos(s),
+			     "file ends inside a record (%zu of %u bytes)",
+			     avail, total);
+			s->pos = s->len;
+			return 0;
+		}
+		if (avail < LKET_RECORD_HEAD_SIZE) {
+			diagf(s->diag, DIAG_DAMAGE, s->path,
+			     (int64_t)file_pos(s),
+			     "file ends inside a record head (%zu bytes)",
+			     avail);
+			s->pos = s->len;
+			return 0;
+		}
+		ret = resync(s, false);
+		if (ret <= 0)
+			return ret;
+	}
+}
+
+int stream_next(struct stream *s)
+{
+	if (!s->buf || s->file_size == 0)
+		return 0;
+	return s->framing == FRAMING_NONE ? next_unframed(s) : next_framed(s);
+}

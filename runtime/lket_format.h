@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lket_format.h - the LKET on-disk record format, defined once.
+ *
+ * Included by the kernel-side shim (runtime/lket_shim.h, through the
+ * tapset's embedded C) and by lket-b2a.  It must compile both in the kernel
+ * (linux/types.h) and in user space (stdint.h), so it uses only fixed-size
+ * types and no functions.
+ *
+ * A trace is the set of per-CPU files written by "stap -b".  Each file is a
+ * stream of bulk-transport flushes; the payloads of consecutive flushes of
+ * one file, concatenated, form a stream of LKET records laid end to end.  A
+ * record may therefore span two flushes (a print buffer that filled up).
+ *
+ * Every record is:
+ *
+ *	struct lket_record_head		24 bytes, below
+ *	hook fields			as registered for (group, hook)
+ *	user-appended fields		as registered with register_user_event
+ *
+ * All integers are in the byte order of the traced machine; lket-b2a tells
+ * it from LKET_RECORD_MAGIC.  Strings are NUL-terminated.  Fields are packed:
+ * no padding anywhere.
+ */
+#ifndef LKET_FORMAT_H
+#define LKET_FORMAT_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stdint.h>
+#endif
+
+/* First two bytes of every record: "KL" little-endian, "LK" big-endian. */
+#define LKET_RECORD_MAGIC	0x4c4bu
+#define LKET_RECORD_MAGIC_SWAPPED 0x4b4cu
+
+/* Version of this format, written in the trace header record. */
+#define LKET_FORMAT_VERSION	1
+
+/* Written as byte_order in the trace header: reads 0x01020304 natively. */
+#define LKET_BYTE_ORDER_MARK	0x01020304u
+
+/* The largest record: total_size is 16 bits. */
+#define LKET_RECORD_MAX		65535u
+
+struct lket_record_head {
+	uint16_t magic;		/* LKET_RECORD_MAGIC */
+	uint16_t total_size;	/* whole record: head, hook and user fields */
+	uint16_t sys_size;	/* head + hook fields; user fields start here */
+	uint16_t flags;		/* reserved, written as 0 */
+	/* common_data, exactly as lket(5) documents it: */
+	uint64_t timestamp;	/* ns, clock named in the trace header */
+	uint64_t id;		/* tid<<32 | group<<24 | hook<<16 | cpu<<8 */
+} __attribute__((packed));
+
+#define LKET_RECORD_HEAD_SIZE	24
+
+#define LKET_ID(tid, group, hook, cpu)					\
+	(((uint64_t)(uint32_t)(tid) << 32) | ((uint64_t)(group) << 24) |	\
+	 ((uint64_t)(hook) << 16) | ((uint64_t)(cpu) << 8))
+#define LKET_ID_TID(id)		((uint32_t)((id) >> 32))
+#define LKET_ID_GROUP(id)	((unsigned int)((id) >> 24) & 0xff)
+#define LKET_ID_HOOK(id)	((unsigned int)((id) >> 16) & 0xff)
+#define LKET_ID_CPU(id)		((unsigned int)((id) >> 8) & 0xff)
+
+/*
+ * Framing added by SystemTap's bulk transport ("stap -b") in front of every
+ * flush.  4.7 to 4.9 write lket_flush_v4; 5.0 and later put
+ * LKET_FLUSH_V5_MAGIC in front of the same two words.  Files written with
+ * no framing at all (raw record streams) are read too.
+ */
+struct lket_flush_v4 {
+	uint32_t sequence;	/* global across CPUs: a gap is lost data */
+	uint32_t pdu_len;	/* bytes of payload that follow */
+} __attribute__((packed));
+
+#define LKET_FLUSH_V5_MAGIC	0xbaa99ff0u	/* bytes F0 9F A9 BA */
+
+/*
+ * Field types of register_sys_event/register_user_event format strings.
+ * "UINT8".."UINT64" are accepted as spellings of INT8..INT64 (lket(5) uses
+ * both); "STRING" is NUL-terminated.
+ */
+enum lket_field_type {
+	LKET_INT8 = 1,
+	LKET_INT16 = 2,
+	LKET_INT32 = 4,
+	LKET_INT64 = 8,
+	LKET_STRING = 0x10,
+};
+
+/* Separator of both the format and the name lists in metadata records. */
+#define LKET_META_SEP		':'
+
+#endif /* LKET_FORMAT_H */

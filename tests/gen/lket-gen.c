@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lket-gen - write an LKET trace exactly as the runtime shim and SystemTap's
+ * bulk transport do, for lket-b2a's golden tests and benchmarks.
+ *
+ *   lket-gen [-f v4|v5|none] [-s] [-n EVENTS] SCENARIO PREFIX
+ *
+ * writes PREFIX_0, PREFIX_1 (as "stap -o PREFIX" names them).  SCENARIO:
+ *   golden  a small trace that exercises every decoding path: both CPUs,
+ *           equal timestamps, strings to escape, user-appended data, an
+ *           event without metadata, a process map, lost flushes
+ *   badmeta the golden trace plus metadata that contradicts itself: a
+ *           second register_sys_event for syscall.entry with other fields,
+ *           one whose formats and names don't pair up, one for group 0
+ *   bench   EVENTS records of a realistic mix (syscall entry/return with
+ *           names, context switches, page faults) on 2 CPUs
+ * -f  framing (default v4, SystemTap 4.7-4.9); -s  the other byte order.
+ *
+ * Each record is one flush, as the shim writes it: the record head, the
+ * hook's fields in catalogue order, user data, then total/sys sizes.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../runtime/lket_format.h"
+
+struct cat {
+	int group, hook;
+	const char *name, *fmt, *names;
+	bool meta;
+};
+
+static const struct cat catalogue[] = {
+#define LKET_GROUP(...)
+#define PROBE 0
+#define FUNC 1
+#define META 2
+#define LKET_EVENT(g, h, NAME, name, kind, fmt, names, doc) \
+	{ g, h, name, fmt, names, kind == META },
+#include "../../runtime/lket_events.def"
+};
+
+#define NCAT (sizeof(catalogue) / sizeof(catalogue[0]))
+#define NCPU 2
+
+static FILE *files[NCPU];
+static enum { F_NONE, F_V4, F_V5 } framing = F_V4;
+static bool swap;
+static uint32_t sequence = 1;
+
+static uint8_t rec[LKET_RECORD_MAX];
+static size_t len;
+
+static void put(uint64_t v, int size)
+{
+	int i;
+
+	/* native order is little-endian on the machines this runs on */
+	for (i = 0; i < size; i++)
+		rec[len + (size_t)(swap ? size - 1 - i : i)] =
+			(uint8_t)(v >> (8 * i));
+	len += (size_t)size;
+}
+
+static void put_str(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	memcpy(rec + len, s, n);
+	len += n;
+}
+
+static void begin(int group, int hook, int cpu, uint32_t tid, uint64_t ts)
+{
+	len = 0;
+	put(LKET_RECORD_MAGIC, 2);
+	put(0, 2);		/* total_size, set by end() */
+	put(0, 2);		/* sys_size, set by sys_end() */
+	put(0, 2);		/* flags */
+	put(ts, 8);
+	put(LKET_ID(tid, group, hook, cpu), 8);
+}
+
+static void patch16(size_t at, size_t v)
+{
+	size_t save = len;
+
+	len = at;
+	put(v, 2);
+	len = save;
+}
+
+/* The transport: one flush per record, a global sequence. */
+static void flush(int cpu, bool lose)
+{
+	uint8_t head[12];
+	size_t hlen = 0, save = len, i;
+	uint32_t words[3] = { LKET_FLUSH_V5_MAGIC, sequence++, (uint32_t)len };
+
+	if (lose)
+		return;
+	for (i = framing == F_V5 ? 0 : 1; framing != F_NONE && i < 3; i++) {
+		/* put() writes into rec; borrow its tail */
+		len = sizeof(rec) - 4;
+		put(words[i], 4);
+		memcpy(head + hlen, rec + sizeof(rec) - 4, 4);
+		hlen += 4;
+	}
+	len = save;
+	fwrite(head, 1, hlen, files[cpu]);
+	fwrite(rec, 1, len, files[cpu]);
+}
+
+static const struct cat *find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCAT; i++)
+		if (!strcmp(catalogue[i].name, name))
+			return &catalogue[i];
+	fprintf(stderr, "lket-gen: no event %s\n", name);
+	exit(2);
+}
+
+/* Fields from the arguments: const char * for STRING, int64_t otherwise. */
+static void fields(const char *fmt, va_list ap)
+{
+	const char *t = fmt;
+
+	while (*t) {
+		if (!strncmp(t, "STRING", 6))
+			put_str(va_arg(ap, const char *));
+		else if (!strncmp(t, "INT8", 4))
+			put((uint64_t)va_arg(ap, int64_t), 1);
+		else if (!strncmp(t, "INT16", 5))
+			put((uint64_t)va_arg(ap, int64_t), 2);
+		else if (!strncmp(t, "INT32", 5))
+			put((uint64_t)va_arg(ap, int64_t), 4);
+		else
+			put((uint64_t)va_arg(ap, int64_t), 8);
+		t = strchr(t, ':');
+		t = t ? t + 1 : "";
+	}
+}
+
+/* user: a format of user-appended fields, then their values, or NULL */
+static void event_ex(int cpu, uint64_t ts, uint32_t tid, bool lose,
+		     const char *name, const char *user, ...)
+{
+	const struct cat *c = find(name);
+	va_list ap;
+
+	begin(c->group, c->hook, cpu, tid, ts);
+	va_start(ap, user);
+	fields(c->fmt, ap);
+	patch16(4, len);
+	if (user)
+		fields(user, ap);
+	va_end(ap);
+	patch16(2, len);
+	flush(cpu, lose);
+}
+
+#define I(x) ((int64_t)(x))
+#define event(cpu, ts, tid, name, ...) \
+	event_ex(cpu, ts, tid, false, name, NULL, __VA_ARGS__)
+
+static void metadata(uint64_t ts)
+{
+	size_t i;
+
+	event(0, ts, 900, "lket.trace_header", I(LKET_FORMAT_VERSION),
+	      I(LKET_BYTE_ORDER_MARK), "mono", I(1764421200000000000ll),
+	      I(NCPU), "6.1.0-57-amd64");
+	for (i = 0; i < NCAT; i++) {
+		if (catalogue[i].meta)
+			continue;
+		event(0, ts, 900, "lket.register_sys_event",
+		      I(catalogue[i].group), I(catalogue[i].hook),
+		      catalogue[i].fmt, catalogue[i].names);
+		event(0, ts, 900, "lket.event_desc", I(catalogue[i].group),
+		      I(catalogue[i].hook), catalogue[i].name);
+	}
+}
+
+/* After the real metadata: registrations that contradict it. */
+static void badmeta(uint64_t t)
+{
+	event(0, t, 900, "lket.register_sys_event", I(1), I(1),
+	      "INT32", "syscall_nr");
+	event(0, t, 900, "lket.register_sys_event", I(3), I(1),
+	      "STRING:INT8", "elevator_name");
+	event(0, t, 900, "lket.register_sys_event", I(0), I(2),
+	      "INT8", "x");
+	event(0, t, 900, "lket.register_sys_event", I(100), I(1),
+	      "INT8:FLOAT", "a:b");
+	event(0, t, 900, "lket.event_desc", I(1), I(2), "syscall.exit");
+}
+
+static void golden(bool bad_metadata)
+{
+	uint64_t t = 5000000000ull;
+
+	metadata(t);
+	if (bad_metadata)
+		badmeta(t);
+	event(0, t, 900, "lket.register_user_event", I(7), I(2),
+	      "INT32:INT32", "mac_len:priority");
+	event(0, t, 900, "process.snapshot", I(1), I(1), I(0), "init");
+	event(0, t, 900, "process.snapshot", I(4242), I(4242), I(1), "workload");
+	event(0, t, 900, "process.snapshot", I(4243), I(4242), I(1), "work thread");
+
+	/* equal timestamps on both CPUs: CPU 0 first */
+	event(1, t + 1000, 4243, "syscall.entry", "getppid");
+	event(0, t + 1000, 4242, "syscall.entry", "openat");
+	event(0, t + 1500, 4242, "iosyscall.open.entry",
+	      "/tmp/a \"quoted\"\tname\n", I(0101), I(0644));
+	event(0, t + 1600, 4242, "iosyscall.open.return", I(3));
+	event(1, t + 1700, 4243, "syscall.return", "getppid");
+	event(0, t + 2000, 4242, "syscall.return", "openat");
+	event(1, t + 2100, 4243, "pagefault", I(0x7f0012345000ll), I(1));
+	event(0, t + 2200, 4242, "process.fork", I(4250), I(4250), I(4242));
+	event(1, t + 2300, 4250, "process.execve", I(4250), "/usr/bin/true");
+	event(1, t + 2400, 4250, "syscall.entry", "exit_group");
+	/* a flush lost in transport between these two */
+	event_ex(0, t + 2500, 4242, true, "syscall.entry", NULL, "wait4");
+	event(0, t + 2600, 4242, "tskdispatch.ctxswitch", I(4242), I(0), I(1));
+	/* user-appended data, registered */
+	event_ex(1, t + 2700, 4243, false, "netdev.transmit", "INT32:INT32",
+		 "lo", I(74), I(0x0800), I(768), I(14), I(6));
+	/* user-appended data, not registered: shown raw */
+	event_ex(0, t + 2800, 4242, false, "netdev.receive", "INT16",
+		 "lo", I(74), I(0x0800), I(768), I(0xbeef));
+	/* an event nobody registered */
+	begin(200, 9, 1, 4243, t + 2900);
+	put(0x0102030405060708ull, 8);
+	patch16(4, len);
+	patch16(2, len);
+	flush(1, false);
+	event(1, t + 3000, 4243, "signal.send.entry", I(10), I(0), I(1), I(4242));
+	event(1, t + 3100, 4243, "signal.send.return", I(-1));
+	event(0, t + 3200, 0, "tskdispatch.cpuidle", I(0));
+}
+
+static void bench(long n)
+{
+	static const char *const calls[] = {
+		"read", "write", "openat", "close", "getppid", "futex",
+		"epoll_wait", "mmap", "newfstatat", "clock_nanosleep",
+	};
+	uint64_t t = 1000000000ull, state = 88172645463325252ull;
+	long i;
+	int cpu;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(4242), I(4242), I(1), "bench");
+	event(1, t, 900, "process.snapshot", I(4243), I(4243), I(1), "other");
+	for (i = 0; i < n; i++) {
+		/* xorshift: a fixed, cheap mix */
+		state ^= state << 13;
+		state ^= state >> 7;
+		state ^= state << 17;
+		cpu = (int)(state & 1);
+		t += 50 + (state >> 60);
+		switch ((state >> 8) % 16) {
+		case 0:
+			event(cpu, t, 4242 + (uint32_t)cpu, "tskdispatch.ctxswitch",
+			      I(4242 + cpu), I(4243 - cpu), I(1));
+			break;
+		case 1:
+			event(cpu, t, 4242 + (uint32_t)cpu, "pagefault",
+			      I(0x7f0000000000ll + (int64_t)((state >> 16) & 0xfffff000)),
+			      I((state >> 40) & 1));
+			break;
+		default:
+			event(cpu, t, 4242 + (uint32_t)cpu,
+			      (state >> 12) & 1 ? "syscall.entry" : "syscall.return",
+			      calls[(state >> 20) % 10]);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	char path[4096];
+	long n = 1000000;
+	int opt, cpu;
+
+	while ((opt = getopt(argc, argv, "f:sn:")) != -1) {
+		switch (opt) {
+		case 'f':
+			framing = !strcmp(optarg, "v5") ? F_V5 :
+				  !strcmp(optarg, "none") ? F_NONE : F_V4;
+			break;
+		case 's':
+			swap = true;
+			break;
+		case 'n':
+			n = atol(optarg);
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (argc - optind != 2 ||
+	    (strcmp(argv[optind], "golden") && strcmp(argv[optind], "bench") &&
+	     strcmp(argv[optind], "badmeta"))) {
+		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-s] [-n EVENTS] golden|badmeta|bench PREFIX\n");
+		return 2;
+	}
+	for (cpu = 0; cpu < NCPU; cpu++) {
+		snprintf(path, sizeof(path), "%s_%d", argv[optind + 1], cpu);
+		files[cpu] = fopen(path, "wb");
+		if (!files[cpu]) {
+			perror(path);
+			return 1;
+		}
+		setvbuf(files[cpu], NULL, _IOFBF, 1 << 20);
+	}
+	if (strcmp(argv[optind], "bench"))
+		golden(!strcmp(argv[optind], "badmeta"));
+	else
+		bench(n);
+	for (cpu = 0; cpu < NCPU; cpu++)
+		if (fclose(files[cpu])) {
+			perror("lket-gen");
+			return 1;
+		}
+	return 0;
+}

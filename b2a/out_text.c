@@ -23,7 +23,8 @@ struct text {
 	struct outbuf ob;
 	struct text_options opt;
 	int64_t wall_sec;	/* second of wall_prefix */
-	char wall_prefix[24];	/* "2026-11-29T13:45:01." */
+	char wall_prefix[32];	/* "2026-11-29T13:45:01." */
+	size_t wall_prefix_len;
 };
 
 static char *put_time(struct text *t, char *p, uint64_t ts)
@@ -40,17 +41,25 @@ static char *put_time(struct text *t, char *p, uint64_t ts)
 		ts = ts >= t->o.trace->first_ts ? ts - t->o.trace->first_ts : 0;
 		break;
 	case TIME_WALL:
-		wall = (int64_t)ts + t->o.trace->wall_offset;
+		/* unsigned: a damaged offset wraps instead of overflowing */
+		wall = (int64_t)(ts + (uint64_t)t->o.trace->wall_offset);
 		sec = (uint64_t)(wall / 1000000000);
+		if (wall < 0)
+			return fmt_i64(p, wall);
 		if ((int64_t)sec != t->wall_sec) {
 			tt = (time_t)sec;
-			gmtime_r(&tt, &tm);
-			strftime(t->wall_prefix, sizeof(t->wall_prefix),
-				 "%Y-%m-%dT%H:%M:%S.", &tm);
+			if (!gmtime_r(&tt, &tm))
+				return fmt_u64(p, (uint64_t)wall);
+			t->wall_prefix_len = strftime(t->wall_prefix,
+						      sizeof(t->wall_prefix),
+						      "%Y-%m-%dT%H:%M:%S.", &tm);
+			if (!t->wall_prefix_len)
+				return fmt_u64(p, (uint64_t)wall);
 			t->wall_sec = (int64_t)sec;
 		}
-		p = memcpy(p, t->wall_prefix, 20);
-		return fmt_u64_pad(p + 20, (uint64_t)(wall % 1000000000), 9);
+		memcpy(p, t->wall_prefix, t->wall_prefix_len);
+		return fmt_u64_pad(p + t->wall_prefix_len,
+				   (uint64_t)(wall % 1000000000), 9);
 	case TIME_ABS:
 		break;
 	}

@@ -31,12 +31,16 @@ static void advance(struct seqtrack *t, uint32_t limit)
 		}
 		g.first = t->base;
 		g.after_ts = t->last_ts;
-		while (t->base != limit && !test_seen(t, t->base))
+		while (t->base != limit && !test_seen(t, t->base)) {
+			/* nothing was seen from top on: no need to look */
+			if (t->base == t->top) {
+				t->base = limit;
+				break;
+			}
 			t->base++;
+		}
 		g.last = t->base - 1;
-		g.before_ts = t->base != limit ? t->ts[SLOT(t->base)] : 0;
-		if (t->base == limit && limit == t->top)
-			g.before_ts = 0;
+		g.before_ts = t->base != t->top ? t->ts[SLOT(t->base)] : 0;
 		t->lost += (uint64_t)(g.last - g.first) + 1;
 		if (t->gap)
 			t->gap(t->ctx, &g);

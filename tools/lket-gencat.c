@@ -9,6 +9,8 @@
  *				writer per event
  *   lket-gencat man		the hook list of man/lket.5 (roff)
  *   lket-gencat probes		every public probe, one per line
+ *   lket-gencat fields		every probe with its fields, as lket(5)
+ *				writes them: "addevent.x a(INT8), b(STRING)"
  *
  * The catalogue itself is runtime/lket_events.def; see its header.
  */
@@ -247,6 +249,26 @@ static int gen_probes(void)
 	return 0;
 }
 
+static int gen_fields(void)
+{
+	char type[32], name[64];
+	size_t i;
+	int n;
+
+	for (i = 0; i < ARRAY_SIZE(events); i++) {
+		if (events[i].kind == META)
+			continue;
+		printf("%s%s", events[i].kind == PROBE ? "addevent." : "",
+		       events[i].name);
+		for (n = 0; token(events[i].names, n, name, sizeof(name)); n++) {
+			token(events[i].fmt, n, type, sizeof(type));
+			printf("%s%s(%s)", n ? ", " : " ", name, type);
+		}
+		printf("\n");
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "stp"))
@@ -255,6 +277,8 @@ int main(int argc, char **argv)
 		return gen_man();
 	if (argc == 2 && !strcmp(argv[1], "probes"))
 		return gen_probes();
-	fprintf(stderr, "usage: lket-gencat stp [FILE...] | man | probes\n");
+	if (argc == 2 && !strcmp(argv[1], "fields"))
+		return gen_fields();
+	fprintf(stderr, "usage: lket-gencat stp [FILE...] | man | probes | fields\n");
 	return 2;
 }

@@ -143,6 +143,9 @@ static int parse_fields(struct field_list *fl, const char *fmt,
 		p[nlen + 1] = '=';
 		p[nlen + 2] = '\0';
 		fl->f[i].prefix_len = (uint8_t)(nlen + 2);
+		memset(fl->f[i].prefix_pad, 0, FIELD_PREFIX_PAD);
+		if (nlen + 2 <= FIELD_PREFIX_PAD)
+			memcpy(fl->f[i].prefix_pad, p, nlen + 2);
 		p += nlen + 3;
 		fl->f[i].hex = type != LKET_STRING && hex_name(fl->f[i].name);
 		t = *te ? te + 1 : te;

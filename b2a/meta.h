@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #define META_MAX_FIELDS	64
+#define FIELD_PREFIX_PAD	32
 
 struct field {
 	uint8_t type;		/* enum lket_field_type */
@@ -22,6 +23,8 @@ struct field {
 	const char *name;
 	const char *prefix;	/* " name=", ready to print */
 	uint8_t prefix_len;
+	/* the same, zero-padded: printers copy a fixed size when it fits */
+	char prefix_pad[FIELD_PREFIX_PAD];
 };
 
 struct field_list {

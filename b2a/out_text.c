@@ -17,6 +17,14 @@
 #include "output.h"
 
 #define TEXT_BUFFER	(1u << 20)
+/* Threads whose " tid pid comm" column text is kept ready. */
+#define PROC_CACHE	1024
+
+struct proc_text {
+	uint32_t tid, gen;	/* gen 0: the thread's process is unknown */
+	uint8_t len;
+	char text[OUTBUF_NUM_MAX * 2 + 4 * PROC_COMM_LEN + 8];
+};
 
 struct text {
 	struct output o;
@@ -25,6 +33,10 @@ struct text {
 	int64_t wall_sec;	/* second of wall_prefix */
 	char wall_prefix[32];	/* "2026-11-29T13:45:01." */
 	size_t wall_prefix_len;
+	uint64_t sec;		/* second of sec_text */
+	char sec_text[OUTBUF_NUM_MAX];	/* "5." */
+	uint8_t sec_len;
+	struct proc_text procs[PROC_CACHE];
 };
 
 static char *put_time(struct text *t, char *p, uint64_t ts)
@@ -63,9 +75,16 @@ static char *put_time(struct text *t, char *p, uint64_t ts)
 	case TIME_ABS:
 		break;
 	}
-	p = fmt_u64(p, ts / 1000000000);
-	*p++ = '.';
-	return fmt_u64_pad(p, ts % 1000000000, 9);
+	sec = ts / 1000000000;
+	if (sec != t->sec || !t->sec_len) {
+		char *e = fmt_u64(t->sec_text, sec);
+
+		*e++ = '.';
+		t->sec_len = (uint8_t)(e - t->sec_text);
+		t->sec = sec;
+	}
+	memcpy(p, t->sec_text, sizeof(t->sec_text));
+	return fmt_u64_pad(p + t->sec_len, ts - sec * 1000000000, 9);
 }
 
 static char *put_ids(char *p, const struct event *ev)
@@ -105,25 +124,54 @@ static char *put_event_name(struct text *t, char *p, const struct event *ev)
 	return p;
 }
 
-/* Room one value can take at most, strings escaped. */
-static size_t value_room(const struct value *v)
+/* " tid pid comm": the same for most lines of a thread, so kept ready. */
+static char *put_proc(struct text *t, char *p, uint32_t tid,
+		      const struct proc *proc)
 {
-	return v->f->prefix_len + 2 +
-	       (v->f->type == LKET_STRING ? 4 * (size_t)v->slen : OUTBUF_NUM_MAX);
+	struct proc_text *c = &t->procs[tid % PROC_CACHE];
+	uint32_t gen = proc ? proc->gen : 0;
+	char *e;
+
+	if (c->tid != tid || c->gen != gen || !c->len) {
+		e = c->text;
+		*e++ = ' ';
+		e = fmt_u64(e, tid);
+		*e++ = ' ';
+		if (proc && proc->pid >= 0)
+			e = fmt_u64(e, (uint64_t)proc->pid);
+		else
+			*e++ = '-';
+		if (!t->opt.no_comm) {
+			*e++ = ' ';
+			if (proc && proc->comm_len)
+				e = fmt_escaped(e, proc->comm, proc->comm_len, 1);
+			else
+				*e++ = '-';
+		}
+		c->tid = tid;
+		c->gen = gen;
+		c->len = (uint8_t)(e - c->text);
+	}
+	memcpy(p, c->text, sizeof(c->text));
+	return p + c->len;
 }
 
 static int text_event(struct output *o, const struct event *ev,
 		      const struct proc *proc)
 {
 	struct text *t = (struct text *)o;
-	size_t room = 256 + 4 * PROC_COMM_LEN + 2 * ev->raw_len + 8;
-	const struct value *v;
-	unsigned int i;
+	const struct value *v = ev->v, *end = ev->v + ev->nvalues;
+	/* a bound, not a count: every record byte yields at most 4
+	 * characters of a string, every value at most its prefix and a
+	 * number */
+	size_t room = 256 + sizeof(t->procs[0].text) + 4 * ev->rec->size +
+		      (size_t)ev->nvalues * (FIELD_PREFIX_PAD + OUTBUF_NUM_MAX);
 	char *p;
 	int ret;
 
-	for (i = 0; i < ev->nvalues; i++)
-		room += value_room(&ev->v[i]);
+	for (; v < end; v++)
+		if (v->f->prefix_len > FIELD_PREFIX_PAD)
+			room += v->f->prefix_len;
 	if (room > (size_t)(t->ob.end - t->ob.buf))
 		return -E2BIG;
 	ret = outbuf_room(&t->ob, room);
@@ -132,25 +180,15 @@ static int text_event(struct output *o, const struct event *ev,
 	p = put_time(t, t->ob.p, ev->rec->timestamp);
 	*p++ = ' ';
 	p = fmt_u64(p, ev->cpu);
-	*p++ = ' ';
-	p = fmt_u64(p, ev->tid);
-	*p++ = ' ';
-	if (proc && proc->pid >= 0)
-		p = fmt_u64(p, (uint64_t)proc->pid);
-	else
-		*p++ = '-';
-	if (!t->opt.no_comm) {
-		*p++ = ' ';
-		if (proc && proc->comm_len)
-			p = fmt_escaped(p, proc->comm, proc->comm_len, 1);
-		else
-			*p++ = '-';
-	}
+	p = put_proc(t, p, ev->tid, proc);
 	*p++ = ' ';
 	p = put_event_name(t, p, ev);
 
-	for (i = 0, v = ev->v; i < ev->nvalues; i++, v++) {
-		memcpy(p, v->f->prefix, v->f->prefix_len);
+	for (v = ev->v; v < end; v++) {
+		if (v->f->prefix_len <= FIELD_PREFIX_PAD)
+			memcpy(p, v->f->prefix_pad, FIELD_PREFIX_PAD);
+		else
+			memcpy(p, v->f->prefix, v->f->prefix_len);
 		p += v->f->prefix_len;
 		if (v->f->type == LKET_STRING) {
 			*p++ = '"';
@@ -167,6 +205,7 @@ static int text_event(struct output *o, const struct event *ev,
 	}
 	if (ev->raw_len) {
 		static const char hex[] = "0123456789abcdef";
+		uint32_t i;
 
 		memcpy(p, " raw=", 5);
 		p += 5;

@@ -110,18 +110,29 @@ char *fmt_u64_pad(char *p, uint64_t v, int width)
 	return p + width;
 }
 
+/* 1: the byte must be escaped (or is a space, escaped on request) */
+static const unsigned char escape_class[256] = {
+	[0 ... 0x20] = 1, ['"'] = 1, ['\\'] = 1, [0x7f ... 0xff] = 1,
+};
+
 char *fmt_escaped(char *p, const char *s, size_t len, int escape_space)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
-	size_t i;
+	size_t i = 0, run;
 
-	for (i = 0; i < len; i++) {
-		unsigned char c = u[i];
+	while (i < len) {
+		/* a run of bytes that go out as they are */
+		for (run = i; run < len && !escape_class[u[run]]; run++)
+			;
+		memcpy(p, u + i, run - i);
+		p += run - i;
+		if (run == len)
+			break;
+		i = run;
+		unsigned char c = u[i++];
 
-		if (c >= 0x21 && c < 0x7f && c != '"' && c != '\\') {
-			*p++ = (char)c;
-		} else if (c == ' ' && !escape_space) {
+		if (c == ' ' && !escape_space) {
 			*p++ = ' ';
 		} else if (c == '"' || c == '\\') {
 			*p++ = '\\';

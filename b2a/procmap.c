@@ -14,6 +14,7 @@ int procmap_init(struct procmap *pm)
 {
 	pm->mask = 1023;
 	pm->used = 0;
+	pm->gen = 0;
 	pm->slots = calloc(pm->mask + 1, sizeof(*pm->slots));
 	return pm->slots ? 0 : -ENOMEM;
 }
@@ -85,6 +86,7 @@ int procmap_set(struct procmap *pm, uint32_t tid, int32_t pid,
 		p->comm_len = 0;
 		pm->used++;
 	}
+	p->gen = ++pm->gen;
 	if (pid >= 0)
 		p->pid = pid;
 	if (comm) {

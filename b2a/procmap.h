@@ -19,11 +19,13 @@ struct proc {
 	int32_t pid;		/* -1: not known */
 	char comm[PROC_COMM_LEN];
 	uint8_t comm_len;	/* 0: not known */
+	uint32_t gen;		/* changes whenever pid or comm does */
 };
 
 struct procmap {
 	struct proc *slots;
 	size_t mask, used;
+	uint32_t gen;
 };
 
 int procmap_init(struct procmap *pm);

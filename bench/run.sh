@@ -1,0 +1,37 @@
+#!/bin/sh
+# make bench: lket-b2a's speed and memory on generated traces of 10 M and
+# 20 M events (syscall entry/return with names, context switches, page
+# faults on 2 CPUs, as the runtime writes them), converted to lket.out.
+# Whole-process figures from /usr/bin/time, best of RUNS runs.
+#
+#   bench/run.sh BUILD      RUNS=3 EVENTS="10000000 20000000" BENCH_DIR=...
+set -eu
+build=$(cd "${1:?usage: run.sh BUILD}" && pwd)
+runs=${RUNS:-3}
+dir=${BENCH_DIR:-$build/bench}
+mkdir -p "$dir"
+command -v /usr/bin/time >/dev/null || {
+	echo "bench: /usr/bin/time is missing (apt-get install time)" >&2; exit 1; }
+
+printf '%-10s %12s %10s %12s %10s %10s\n' events "input MB" seconds "events/s" "MB/s in" "peak RSS"
+for n in ${EVENTS:-10000000 20000000}; do
+	"$build/lket-gen" -n "$n" bench "$dir/t$n"
+	in_bytes=$(cat "$dir/t${n}"_* | wc -c)
+	best=
+	for _ in $(seq "$runs"); do
+		/usr/bin/time -f '%e %M' -o "$dir/time" \
+			"$build/lket-b2a" -q -o "$dir/lket.out" "$dir/t$n" || true
+		read -r secs rss < "$dir/time"
+		if [ -z "$best" ] ||
+		   [ "$(awk "BEGIN { print ($secs < $best) }")" = 1 ]; then
+			best=$secs best_rss=$rss
+		fi
+	done
+	awk -v n="$n" -v b="$in_bytes" -v s="$best" -v r="$best_rss" 'BEGIN {
+		if (s == 0) s = 0.001
+		printf "%-10d %12.1f %10.2f %12.0f %10.0f %8.1f MiB\n",
+			n, b / 1e6, s, n / s, b / 1e6 / s, r / 1024 }'
+	rm -f "$dir/t${n}"_*
+done
+echo "output: $(wc -c < "$dir/lket.out") bytes of lket.out for the last trace"
+rm -f "$dir/lket.out"

@@ -22,7 +22,7 @@ LKET_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer \
 	   -fno-sanitize-recover=all
 
-B2A_MODULES = diag stream seqtrack merge meta decode procmap outbuf \
+B2A_MODULES = diag stream seqtrack merge meta decode procmap outbuf outfmt \
 	      out_text convert
 B2A_OBJS = $(B2A_MODULES:%=$(BUILD)/b2a/%.o)
 ASAN_OBJS = $(B2A_MODULES:%=$(BUILD)/asan/b2a/%.o)
@@ -66,13 +66,20 @@ SHIM_HEADERS = runtime/lket_format.h $(wildcard runtime/lket_shim.h)
 tapset/lket_catalogue.stp: $(BUILD)/lket-gencat $(SHIM_HEADERS)
 	$(BUILD)/lket-gencat stp $(SHIM_HEADERS) > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/man/lket.5: $(wildcard man/lket.5.in) $(BUILD)/lket-gencat
+# lket(5): man/lket.5.in with the generated hook list and each group's
+# own text (man/groups/<group>.roff, in catalogue order) spliced in.
+GROUP_DOCS = $(wildcard man/groups/*.roff)
+$(BUILD)/man/lket.5: $(wildcard man/lket.5.in) $(GROUP_DOCS) $(BUILD)/lket-gencat
 	@mkdir -p $(@D)
 	$(BUILD)/lket-gencat man > $(BUILD)/man/hooks.roff
+	for g in $$($(BUILD)/lket-gencat groups); do \
+		if [ -f man/groups/$$g.roff ]; then cat man/groups/$$g.roff; fi; \
+	done > $(BUILD)/man/groups.roff
 	if [ -f man/lket.5.in ]; then \
 		sed -e '/^@LKET_HOOK_LIST@$$/{r $(BUILD)/man/hooks.roff' -e 'd}' \
+		    -e '/^@LKET_GROUP_DOCS@$$/{r $(BUILD)/man/groups.roff' -e 'd}' \
 			man/lket.5.in > $@.tmp; \
-	else cp $(BUILD)/man/hooks.roff $@.tmp; fi
+	else cat $(BUILD)/man/groups.roff $(BUILD)/man/hooks.roff > $@.tmp; fi
 	mv $@.tmp $@
 
 $(BUILD)/man/lket-b2a.1: man/lket-b2a.1
@@ -81,7 +88,7 @@ $(BUILD)/man/lket-b2a.1: man/lket-b2a.1
 
 # ---- tests --------------------------------------------------------------
 
-$(BUILD)/unit/%: tests/unit/%.c $(ASAN_OBJS) $(B2A_HEADERS)
+$(BUILD)/unit/%: tests/unit/%.c $(ASAN_OBJS) $(B2A_HEADERS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(LKET_CFLAGS) -O1 -g $(SANITIZE) -o $@ $< $(ASAN_OBJS) -lcmocka
 

@@ -174,8 +174,12 @@ static int handle(struct converter *c, const struct stream *s)
 	const struct record *r = &s->rec;
 	int ret;
 
-	if (r->seq_valid)
+	if (r->seq_valid) {
 		seqtrack_see(&c->seq, r->seq, r->timestamp);
+		/* a flush may hold nothing but the end of this record */
+		if (r->seq_last != r->seq)
+			seqtrack_see(&c->seq, r->seq_last, r->timestamp);
+	}
 	if (LKET_ID_GROUP(r->id) == 0) {
 		apply_meta(c, s);
 		return c->error;
@@ -249,6 +253,7 @@ static size_t open_streams(const char *const *paths, size_t npaths,
 			continue;
 		}
 		ret = stream_open(&streams[n], paths[i], cpu, window, diag);
+		streams[n].order = (unsigned int)n;
 		if (ret) {
 			diagf(diag, DIAG_DAMAGE, paths[i], -1, "cannot read: %s",
 			      strerror(-ret));

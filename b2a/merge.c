@@ -18,7 +18,7 @@ static bool older(const struct stream *a, const struct stream *b)
 		return record_cpu(a) < record_cpu(b);
 	if (a->rec.seq != b->rec.seq)
 		return a->rec.seq < b->rec.seq;
-	return a < b;
+	return a->order < b->order;
 }
 
 static void sift_down(struct merge *m, size_t i)
@@ -47,7 +47,8 @@ int merge_init(struct merge *m, struct stream **streams, size_t n)
 	m->heap = malloc((n ? n : 1) * sizeof(*m->heap));
 	if (!m->heap)
 		return -ENOMEM;
-	memcpy(m->heap, streams, n * sizeof(*m->heap));
+	if (n)
+		memcpy(m->heap, streams, n * sizeof(*m->heap));
 	m->n = n;
 	for (i = n / 2; i-- > 0;)
 		sift_down(m, i);

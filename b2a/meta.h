@@ -35,7 +35,7 @@ struct field_list {
 };
 
 struct event_meta {
-	const char *name;	/* "syscall.entry"; "g5h9" until named */
+	const char *name;	/* "syscall.entry"; NULL until named */
 	uint8_t name_len;
 	bool named;
 	struct field_list sys, user;

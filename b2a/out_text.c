@@ -14,6 +14,7 @@
 
 #include "../runtime/lket_format.h"
 #include "outbuf.h"
+#include "outfmt.h"
 #include "output.h"
 
 #define TEXT_BUFFER	(1u << 20)
@@ -30,99 +31,9 @@ struct text {
 	struct output o;
 	struct outbuf ob;
 	struct text_options opt;
-	int64_t wall_sec;	/* second of wall_prefix */
-	char wall_prefix[32];	/* "2026-11-29T13:45:01." */
-	size_t wall_prefix_len;
-	uint64_t sec;		/* second of sec_text */
-	char sec_text[OUTBUF_NUM_MAX];	/* "5." */
-	uint8_t sec_len;
+	struct timefmt time;
 	struct proc_text procs[PROC_CACHE];
 };
-
-static char *put_time(struct text *t, char *p, uint64_t ts)
-{
-	uint64_t sec;
-	int64_t wall;
-	struct tm tm;
-	time_t tt;
-
-	switch (t->opt.time) {
-	case TIME_RAW:
-		return fmt_u64(p, ts);
-	case TIME_REL:
-		ts = ts >= t->o.trace->first_ts ? ts - t->o.trace->first_ts : 0;
-		break;
-	case TIME_WALL:
-		/* unsigned: a damaged offset wraps instead of overflowing */
-		wall = (int64_t)(ts + (uint64_t)t->o.trace->wall_offset);
-		sec = (uint64_t)(wall / 1000000000);
-		if (wall < 0)
-			return fmt_i64(p, wall);
-		if ((int64_t)sec != t->wall_sec) {
-			tt = (time_t)sec;
-			if (!gmtime_r(&tt, &tm))
-				return fmt_u64(p, (uint64_t)wall);
-			t->wall_prefix_len = strftime(t->wall_prefix,
-						      sizeof(t->wall_prefix),
-						      "%Y-%m-%dT%H:%M:%S.", &tm);
-			if (!t->wall_prefix_len)
-				return fmt_u64(p, (uint64_t)wall);
-			t->wall_sec = (int64_t)sec;
-		}
-		memcpy(p, t->wall_prefix, t->wall_prefix_len);
-		return fmt_u64_pad(p + t->wall_prefix_len,
-				   (uint64_t)(wall % 1000000000), 9);
-	case TIME_ABS:
-		break;
-	}
-	sec = ts / 1000000000;
-	if (sec != t->sec || !t->sec_len) {
-		char *e = fmt_u64(t->sec_text, sec);
-
-		*e++ = '.';
-		t->sec_len = (uint8_t)(e - t->sec_text);
-		t->sec = sec;
-	}
-	memcpy(p, t->sec_text, sizeof(t->sec_text));
-	return fmt_u64_pad(p + t->sec_len, ts - sec * 1000000000, 9);
-}
-
-static char *put_ids(char *p, const struct event *ev)
-{
-	p = fmt_u64(p, ev->group);
-	*p++ = ':';
-	return fmt_u64(p, ev->hook);
-}
-
-/*
- * The event's name from the trace's metadata; without it, the catalogue's
- * name or "unknown", always followed by [group:hook] so that nobody takes
- * it for a decoded event.
- */
-static char *put_event_name(struct text *t, char *p, const struct event *ev)
-{
-	bool named = ev->meta && ev->meta->named;
-	const char *name;
-
-	if (t->opt.no_names)
-		return put_ids(p, ev);
-	if (named) {
-		memcpy(p, ev->meta->name, ev->meta->name_len);
-		p += ev->meta->name_len;
-	} else {
-		name = meta_catalogue_name(ev->group, ev->hook);
-		if (!name)
-			name = "unknown";
-		memcpy(p, name, strlen(name));
-		p += strlen(name);
-	}
-	if (t->opt.ids || !named) {
-		*p++ = '[';
-		p = put_ids(p, ev);
-		*p++ = ']';
-	}
-	return p;
-}
 
 /* " tid pid comm": the same for most lines of a thread, so kept ready. */
 static char *put_proc(struct text *t, char *p, uint32_t tid,
@@ -177,12 +88,12 @@ static int text_event(struct output *o, const struct event *ev,
 	ret = outbuf_room(&t->ob, room);
 	if (ret)
 		return ret;
-	p = put_time(t, t->ob.p, ev->rec->timestamp);
+	p = timefmt_put(&t->time, t->ob.p, ev->rec->timestamp);
 	*p++ = ' ';
 	p = fmt_u64(p, ev->cpu);
 	p = put_proc(t, p, ev->tid, proc);
 	*p++ = ' ';
-	p = put_event_name(t, p, ev);
+	p = outfmt_event_name(p, ev, t->opt.ids, t->opt.no_names);
 
 	for (v = ev->v; v < end; v++) {
 		if (v->f->prefix_len <= FIELD_PREFIX_PAD)
@@ -228,16 +139,23 @@ static int text_lost(struct output *o, const struct seq_gap *g)
 	ret = outbuf_room(&t->ob, 256);
 	if (ret)
 		return ret;
-	p = put_time(t, t->ob.p, g->after_ts);
-	memcpy(p, " - - - - lket.lost count=", 25);
-	p = fmt_u64(p + 25, (uint64_t)(g->last - g->first) + 1);
+	p = timefmt_put(&t->time, t->ob.p, g->after_ts);
+	/* CPU TID PID and, unless -C, COMM: none of them known */
+	if (t->opt.no_comm) {
+		memcpy(p, " - - - lket.lost count=", 23);
+		p += 23;
+	} else {
+		memcpy(p, " - - - - lket.lost count=", 25);
+		p += 25;
+	}
+	p = fmt_u64(p, (uint64_t)(g->last - g->first) + 1);
 	memcpy(p, " first_seq=", 11);
 	p = fmt_u64(p + 11, g->first);
 	memcpy(p, " last_seq=", 10);
 	p = fmt_u64(p + 10, g->last);
 	if (g->before_ts) {
 		memcpy(p, " until=", 7);
-		p = put_time(t, p + 7, g->before_ts);
+		p = timefmt_put(&t->time, p + 7, g->before_ts);
 	}
 	*p++ = '\n';
 	t->ob.p = p;
@@ -270,7 +188,7 @@ int output_text_new(struct output **o, int fd, const struct text_options *opt)
 		return ret;
 	}
 	t->opt = *opt;
-	t->wall_sec = -1;
+	timefmt_init(&t->time, opt->time, &t->o.trace);
 	t->o.event = text_event;
 	t->o.lost = text_lost;
 	t->o.finish = text_finish;

@@ -55,13 +55,19 @@ void seqtrack_see(struct seqtrack *t, uint32_t seq, uint64_t ts)
 		t->last_ts = ts;
 	}
 	/* older than the window: already counted (a duplicate or very late) */
-	if ((int32_t)(seq - t->base) < 0)
+	if ((int32_t)(seq - t->base) < 0) {
+		/* a later record of the flush a gap would come after */
+		if (seq == t->base - 1 && ts > t->last_ts)
+			t->last_ts = ts;
 		return;
+	}
 	/* a number too far ahead pushes the window forward */
 	if (seq - t->base >= SEQTRACK_WINDOW)
 		advance(t, seq - SEQTRACK_WINDOW + 1);
+	/* a flush's first record: the time a gap before it ends */
+	if (!test_seen(t, seq))
+		t->ts[SLOT(seq)] = ts;
 	t->seen[SLOT(seq) / 8] |= 1u << (SLOT(seq) % 8);
-	t->ts[SLOT(seq)] = ts;
 	if ((int32_t)(seq - t->top) >= 0)
 		t->top = seq + 1;
 	/* account for everything that is contiguous from base */

@@ -202,8 +202,12 @@ int stream_open(struct stream *s, const char *path, int cpu, size_t window,
 	s->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (s->fd < 0)
 		return -errno;
-	if (fstat(s->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		ret = S_ISDIR(st.st_mode) ? -EISDIR : -errno;
+	if (fstat(s->fd, &st) < 0) {
+		ret = -errno;
+		goto error;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 		goto error;
 	}
 	s->file_size = (uint64_t)st.st_size;
@@ -299,6 +303,7 @@ static void set_record(struct stream *s, const uint8_t *p, uint64_t off)
 	r->id = stream_u64(s, p + 16);
 	r->offset = off;
 	r->seq = s->seq;
+	r->seq_last = s->seq;
 	r->seq_valid = s->framing != FRAMING_NONE;
 	if (r->timestamp < s->last_ts)
 		s->out_of_order++;
@@ -314,6 +319,7 @@ static void set_record(struct stream *s, const uint8_t *p, uint64_t off)
 static int assemble(struct stream *s, uint64_t off)
 {
 	size_t have = 0, total = 0, take, avail;
+	uint32_t seq = s->seq;
 	int ret;
 
 	for (;;) {
@@ -346,6 +352,7 @@ static int assemble(struct stream *s, uint64_t off)
 		}
 		if (total && have == total) {
 			set_record(s, s->span, off);
+			s->rec.seq = seq;
 			return 1;
 		}
 	}

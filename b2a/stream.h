@@ -34,6 +34,7 @@ struct record {
 	uint64_t id;		/* tid<<32 | group<<24 | hook<<16 | cpu<<8 */
 	uint64_t offset;	/* of the record in its file */
 	uint32_t seq;		/* of the flush that carried its first byte */
+	uint32_t seq_last;	/* of the flush that carried its last byte */
 	bool seq_valid;		/* false in unframed files */
 };
 
@@ -41,6 +42,7 @@ struct stream {
 	const char *path;
 	int fd;
 	int cpu;		/* from the file name; -1 if it has none */
+	unsigned int order;	/* place among the files given: breaks ties */
 	uint64_t file_size;
 	enum framing framing;
 	bool swap;		/* written in the other byte order */

@@ -9,6 +9,7 @@
  *				writer per event
  *   lket-gencat man		the hook list of man/lket.5 (roff)
  *   lket-gencat probes		every public probe, one per line
+ *   lket-gencat groups		every group's name, in ID order
  *   lket-gencat fields		every probe with its fields, as lket(5)
  *				writes them: "addevent.x a(INT8), b(STRING)"
  *
@@ -249,6 +250,15 @@ static int gen_probes(void)
 	return 0;
 }
 
+static int gen_groups(void)
+{
+	size_t g;
+
+	for (g = 0; g < ARRAY_SIZE(groups); g++)
+		printf("%s\n", groups[g].name);
+	return 0;
+}
+
 static int gen_fields(void)
 {
 	char type[32], name[64];
@@ -279,6 +289,8 @@ int main(int argc, char **argv)
 		return gen_probes();
 	if (argc == 2 && !strcmp(argv[1], "fields"))
 		return gen_fields();
-	fprintf(stderr, "usage: lket-gencat stp [FILE...] | man | probes | fields\n");
+	if (argc == 2 && !strcmp(argv[1], "groups"))
+		return gen_groups();
+	fprintf(stderr, "usage: lket-gencat stp [FILE...] | man | probes | fields | groups\n");
 	return 2;
 }

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+#include <time.h>
+
+#include "meta.h"
+#include "outbuf.h"
+#include "outfmt.h"
+
+void timefmt_init(struct timefmt *tf, enum time_format format,
+		  const struct trace_info *const *trace)
+{
+	memset(tf, 0, sizeof(*tf));
+	tf->format = format;
+	tf->trace = trace;
+	tf->wall_sec = -1;
+}
+
+char *timefmt_put(struct timefmt *tf, char *p, uint64_t ts)
+{
+	uint64_t sec;
+	int64_t wall;
+	struct tm tm;
+	time_t tt;
+
+	switch (tf->format) {
+	case TIME_RAW:
+		return fmt_u64(p, ts);
+	case TIME_REL:
+		ts = ts >= (*tf->trace)->first_ts ? ts - (*tf->trace)->first_ts : 0;
+		break;
+	case TIME_WALL:
+		/* unsigned: a damaged offset wraps instead of overflowing */
+		wall = (int64_t)(ts + (uint64_t)(*tf->trace)->wall_offset);
+		sec = (uint64_t)(wall / 1000000000);
+		if (wall < 0)
+			return fmt_i64(p, wall);
+		if ((int64_t)sec != tf->wall_sec) {
+			tt = (time_t)sec;
+			if (!gmtime_r(&tt, &tm))
+				return fmt_u64(p, (uint64_t)wall);
+			tf->wall_prefix_len = strftime(tf->wall_prefix,
+						      sizeof(tf->wall_prefix),
+						      "%Y-%m-%dT%H:%M:%S.", &tm);
+			if (!tf->wall_prefix_len)
+				return fmt_u64(p, (uint64_t)wall);
+			tf->wall_sec = (int64_t)sec;
+		}
+		memcpy(p, tf->wall_prefix, tf->wall_prefix_len);
+		return fmt_u64_pad(p + tf->wall_prefix_len,
+				   (uint64_t)(wall % 1000000000), 9);
+	case TIME_ABS:
+		break;
+	}
+	sec = ts / 1000000000;
+	if (sec != tf->sec || !tf->sec_len) {
+		char *e = fmt_u64(tf->sec_text, sec);
+
+		*e++ = '.';
+		tf->sec_len = (uint8_t)(e - tf->sec_text);
+		tf->sec = sec;
+	}
+	memcpy(p, tf->sec_text, sizeof(tf->sec_text));
+	return fmt_u64_pad(p + tf->sec_len, ts - sec * 1000000000, 9);
+}
+
+static char *put_ids(char *p, const struct event *ev)
+{
+	p = fmt_u64(p, ev->group);
+	*p++ = ':';
+	return fmt_u64(p, ev->hook);
+}
+
+/*
+ * The event's name from the trace's metadata; without it, the catalogue's
+ * name or "unknown", always followed by [group:hook] so that nobody takes
+ * it for a decoded event.
+ */
+char *outfmt_event_name(char *p, const struct event *ev, bool ids,
+			bool no_names)
+{
+	bool named = ev->meta && ev->meta->named;
+	const char *name;
+
+	if (no_names)
+		return put_ids(p, ev);
+	if (named) {
+		memcpy(p, ev->meta->name, ev->meta->name_len);
+		p += ev->meta->name_len;
+	} else {
+		name = meta_catalogue_name(ev->group, ev->hook);
+		if (!name)
+			name = "unknown";
+		memcpy(p, name, strlen(name));
+		p += strlen(name);
+	}
+	if (ids || !named) {
+		*p++ = '[';
+		p = put_ids(p, ev);
+		*p++ = ']';
+	}
+	return p;
+}
+
+char *outfmt_json_string(char *p, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, n, k;
+
+	while (i < len) {
+		unsigned char c = u[i];
+
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+			*p++ = (char)c;
+			i++;
+			continue;
+		}
+		if (c == '"' || c == '\\') {
+			*p++ = '\\';
+			*p++ = (char)c;
+			i++;
+			continue;
+		}
+		/* a whole, valid UTF-8 sequence goes out as it is */
+		n = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 :
+		    c >= 0xc2 && c < 0xe0 ? 2 : 0;
+		if (c >= 0xf5)
+			n = 0;
+		for (k = 1; n && k < n; k++)
+			if (i + k >= len || (u[i + k] & 0xc0) != 0x80)
+				n = 0;
+		if (n) {
+			memcpy(p, u + i, n);
+			p += n;
+			i += n;
+			continue;
+		}
+		/* control characters, and bytes that are not UTF-8: the
+		 * byte's value as a code point, so the text stays JSON */
+		*p++ = '\\';
+		if (c == '\n') {
+			*p++ = 'n';
+		} else if (c == '\t') {
+			*p++ = 't';
+		} else if (c == '\r') {
+			*p++ = 'r';
+		} else {
+			memcpy(p, "u00", 3);
+			p[3] = hex[c >> 4];
+			p[4] = hex[c & 15];
+			p += 5;
+		}
+		i++;
+	}
+	return p;
+}
+
+char *outfmt_csv_cell(char *p, const char *s, size_t len)
+{
+	size_t i;
+
+	if (!memchr(s, ',', len) && !memchr(s, '"', len) &&
+	    !memchr(s, '\n', len) && !memchr(s, '\r', len)) {
+		memcpy(p, s, len);
+		return p + len;
+	}
+	*p++ = '"';
+	for (i = 0; i < len; i++) {
+		if (s[i] == '"')
+			*p++ = '"';
+		*p++ = s[i];
+	}
+	*p++ = '"';
+	return p;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * outfmt.h - what every output formats the same way: times, event names,
+ * strings for JSON and CSV.
+ */
+#ifndef LKET_OUTFMT_H
+#define LKET_OUTFMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decode.h"
+#include "output.h"
+
+/* Longest time text: a wall-clock date with nanoseconds, or a number. */
+#define OUTFMT_TIME_MAX	48
+/* Longest event name text: a name, '[', two IDs, ']'. */
+#define OUTFMT_NAME_MAX	(256 + 12)
+
+struct timefmt {
+	enum time_format format;
+	const struct trace_info *const *trace;	/* set by the converter */
+	int64_t wall_sec;	/* second of wall_prefix */
+	char wall_prefix[32];	/* "2026-11-29T13:45:01." */
+	size_t wall_prefix_len;
+	uint64_t sec;		/* second of sec_text */
+	char sec_text[24];	/* "5." */
+	uint8_t sec_len;
+};
+
+void timefmt_init(struct timefmt *tf, enum time_format format,
+		  const struct trace_info *const *trace);
+/* Write the time of timestamp ts at p; returns the end. */
+char *timefmt_put(struct timefmt *tf, char *p, uint64_t ts);
+
+/*
+ * The event's name from the trace's metadata; without it, the catalogue's
+ * name or "unknown", always followed by [group:hook] so that nobody takes
+ * it for a decoded event.  ids: always add [group:hook]; no_names: only
+ * group:hook.
+ */
+char *outfmt_event_name(char *p, const struct event *ev, bool ids,
+			bool no_names);
+
+/* A JSON string body (no quotes): needs 6 * len bytes of room. */
+char *outfmt_json_string(char *p, const char *s, size_t len);
+/* A CSV cell, quoted when it must be: needs 2 * len + 2 bytes. */
+char *outfmt_csv_cell(char *p, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/* meta: the built-in metadata records, registration, names, the catalogue. */
+#include "unit.h"
+
+#include "../../b2a/meta.h"
+
+static int meta_setup(void **state)
+{
+	struct meta *m = malloc(sizeof(*m));
+
+	if (!m || meta_init(m)) {
+		free(m);
+		return -1;
+	}
+	*state = m;
+	return 0;
+}
+
+static int meta_teardown(void **state)
+{
+	meta_free(*state);
+	free(*state);
+	return 0;
+}
+
+static void expect_field(const struct field *f, int type, const char *name,
+			 bool hex)
+{
+	char prefix[256];
+
+	snprintf(prefix, sizeof(prefix), " %s=", name);
+	assert_int_equal(f->type, type);
+	assert_string_equal(f->name, name);
+	assert_string_equal(f->prefix, prefix);
+	assert_int_equal(f->prefix_len, strlen(prefix));
+	assert_int_equal(f->hex, hex);
+}
+
+static void test_init_group0(void **state)
+{
+	struct meta *m = *state;
+	const struct event_meta *e;
+
+	e = meta_get(m, 0, 1);
+	assert_non_null(e);
+	assert_true(e->named);
+	assert_string_equal(e->name, "lket.trace_header");
+	assert_int_equal(e->name_len, strlen("lket.trace_header"));
+	assert_true(e->sys.defined);
+	assert_false(e->user.defined);
+	assert_int_equal(e->sys.n, 6);
+	expect_field(&e->sys.f[0], LKET_INT16, "version", false);
+	expect_field(&e->sys.f[1], LKET_INT32, "byte_order", false);
+	expect_field(&e->sys.f[2], LKET_STRING, "clock", false);
+	expect_field(&e->sys.f[3], LKET_INT64, "wall_offset", false);
+	expect_field(&e->sys.f[4], LKET_INT16, "nr_cpus", false);
+	expect_field(&e->sys.f[5], LKET_STRING, "kernel", false);
+
+	e = meta_get(m, 0, 2);
+	assert_non_null(e);
+	assert_string_equal(e->name, "lket.register_sys_event");
+	assert_int_equal(e->sys.n, 4);
+	expect_field(&e->sys.f[0], LKET_INT8, "grpid", false);
+	expect_field(&e->sys.f[1], LKET_INT8, "hookid", false);
+	expect_field(&e->sys.f[2], LKET_STRING, "fmt", false);
+	expect_field(&e->sys.f[3], LKET_STRING, "names", false);
+
+	e = meta_get(m, 0, 3);
+	assert_non_null(e);
+	assert_string_equal(e->name, "lket.register_user_event");
+	assert_int_equal(e->sys.n, 4);
+
+	e = meta_get(m, 0, 4);
+	assert_non_null(e);
+	assert_string_equal(e->name, "lket.event_desc");
+	assert_int_equal(e->sys.n, 3);
+	expect_field(&e->sys.f[2], LKET_STRING, "name", false);
+
+	/* only group 0 is known in advance */
+	assert_null(meta_get(m, 0, 5));
+	assert_null(meta_get(m, 1, 1));
+	assert_null(meta_get(m, 2, 1));
+}
+
+static void test_register_types(void **state)
+{
+	struct meta *m = *state;
+	const struct event_meta *e;
+
+	assert_int_equal(meta_register(m, 5, 9, false,
+				       "INT8:INT16:INT32:INT64:STRING",
+				       "a:bb:count:d:name"), 0);
+	e = meta_get(m, 5, 9);
+	assert_non_null(e);
+	assert_false(e->named);
+	assert_true(e->sys.defined);
+	assert_false(e->user.defined);
+	assert_int_equal(e->sys.n, 5);
+	expect_field(&e->sys.f[0], LKET_INT8, "a", false);
+	expect_field(&e->sys.f[1], LKET_INT16, "bb", false);
+	expect_field(&e->sys.f[2], LKET_INT32, "count", false);
+	expect_field(&e->sys.f[3], LKET_INT64, "d", false);
+	expect_field(&e->sys.f[4], LKET_STRING, "name", false);
+
+	/* lket(5) spells them UINT* too */
+	assert_int_equal(meta_register(m, 5, 10, false,
+				       "UINT8:UINT16:UINT32:UINT64",
+				       "w:x:y:z"), 0);
+	e = meta_get(m, 5, 10);
+	assert_int_equal(e->sys.n, 4);
+	expect_field(&e->sys.f[0], LKET_INT8, "w", false);
+	expect_field(&e->sys.f[1], LKET_INT16, "x", false);
+	expect_field(&e->sys.f[2], LKET_INT32, "y", false);
+	expect_field(&e->sys.f[3], LKET_INT64, "z", false);
+
+	/* common_data only */
+	assert_int_equal(meta_register(m, 5, 11, false, "", ""), 0);
+	e = meta_get(m, 5, 11);
+	assert_non_null(e);
+	assert_true(e->sys.defined);
+	assert_int_equal(e->sys.n, 0);
+
+	/* user fields are a list of their own */
+	assert_int_equal(meta_register(m, 5, 9, true, "INT32", "tag"), 0);
+	e = meta_get(m, 5, 9);
+	assert_true(e->user.defined);
+	assert_int_equal(e->user.n, 1);
+	expect_field(&e->user.f[0], LKET_INT32, "tag", false);
+	assert_int_equal(e->sys.n, 5);
+}
+
+static void test_register_invalid(void **state)
+{
+	struct meta *m = *state;
+
+	assert_int_equal(meta_register(m, 6, 1, false, "INT8:INT8", "a"),
+			 -EINVAL);
+	assert_int_equal(meta_register(m, 6, 1, false, "INT8", "a:b"),
+			 -EINVAL);
+	assert_int_equal(meta_register(m, 6, 1, false, "INT8:FLOAT", "a:b"),
+			 -EINVAL);
+	assert_int_equal(meta_register(m, 6, 1, false, "int8", "a"), -EINVAL);
+	assert_int_equal(meta_register(m, 6, 1, false, "INT", "a"), -EINVAL);
+	assert_int_equal(meta_register(m, 6, 1, false, "INT8:INT8", "a:"),
+			 -EINVAL);
+	assert_int_equal(meta_register(m, 6, 1, false, "INT8:", "a:b"),
+			 -EINVAL);
+	/* nothing of it stays: a valid one is taken afterwards */
+	assert_null(meta_get(m, 6, 1));
+	assert_int_equal(meta_register(m, 6, 1, false, "INT8", "a"), 0);
+	assert_int_equal(meta_get(m, 6, 1)->sys.n, 1);
+}
+
+static void test_register_limit(void **state)
+{
+	struct meta *m = *state;
+	char fmt[65 * 6], names[65 * 4];
+	size_t i;
+
+	fmt[0] = names[0] = '\0';
+	for (i = 0; i < META_MAX_FIELDS; i++) {
+		sprintf(fmt + strlen(fmt), "%sINT8", i ? ":" : "");
+		sprintf(names + strlen(names), "%sf%zu", i ? ":" : "", i);
+	}
+	assert_int_equal(meta_register(m, 6, 2, false, fmt, names), 0);
+	assert_int_equal(meta_get(m, 6, 2)->sys.n, META_MAX_FIELDS);
+	strcat(fmt, ":INT8");
+	strcat(names, ":f64");
+	assert_int_equal(meta_register(m, 6, 3, false, fmt, names), -EINVAL);
+	assert_null(meta_get(m, 6, 3));
+}
+
+static void test_reregister(void **state)
+{
+	struct meta *m = *state;
+	const struct event_meta *e;
+
+	assert_int_equal(meta_register(m, 7, 1, false, "INT32:STRING",
+				       "pid:comm"), 0);
+	/* the same again: fine (every CPU's file may carry it) */
+	assert_int_equal(meta_register(m, 7, 1, false, "INT32:STRING",
+				       "pid:comm"), 0);
+	/* other types, other names: refused, the first one stays */
+	assert_int_equal(meta_register(m, 7, 1, false, "INT64:STRING",
+				       "pid:comm"), -EEXIST);
+	assert_int_equal(meta_register(m, 7, 1, false, "INT32:STRING",
+				       "tid:comm"), -EEXIST);
+	assert_int_equal(meta_register(m, 7, 1, false, "INT32", "pid"),
+			 -EEXIST);
+	e = meta_get(m, 7, 1);
+	assert_int_equal(e->sys.n, 2);
+	expect_field(&e->sys.f[0], LKET_INT32, "pid", false);
+	expect_field(&e->sys.f[1], LKET_STRING, "comm", false);
+	/* the built-in metadata records can't be changed either */
+	assert_int_equal(meta_register(m, 0, 1, false, "INT8", "version"),
+			 -EEXIST);
+	assert_int_equal(meta_get(m, 0, 1)->sys.n, 6);
+}
+
+static void test_hex_names(void **state)
+{
+	struct meta *m = *state;
+	const struct event_meta *e;
+
+	assert_int_equal(meta_register(m, 8, 1, false,
+		"INT64:INT32:INT64:INT64:INT16:INT64:INT32:INT32:INT32:INT64:INT32:STRING:INT32:INT32",
+		"buf_addr:request_flags:sigset:handler:flag:address:fhandle:nfs_fh0:count:pid:flags_count:str_addr:size:sa_flags"),
+		0);
+	e = meta_get(m, 8, 1);
+	assert_int_equal(e->sys.n, 14);
+	expect_field(&e->sys.f[0], LKET_INT64, "buf_addr", true);
+	expect_field(&e->sys.f[1], LKET_INT32, "request_flags", true);
+	expect_field(&e->sys.f[2], LKET_INT64, "sigset", true);
+	expect_field(&e->sys.f[3], LKET_INT64, "handler", true);
+	expect_field(&e->sys.f[4], LKET_INT16, "flag", true);
+	expect_field(&e->sys.f[5], LKET_INT64, "address", true);
+	expect_field(&e->sys.f[6], LKET_INT32, "fhandle", true);
+	expect_field(&e->sys.f[7], LKET_INT32, "nfs_fh0", true);
+	expect_field(&e->sys.f[8], LKET_INT32, "count", false);
+	expect_field(&e->sys.f[9], LKET_INT64, "pid", false);
+	expect_field(&e->sys.f[10], LKET_INT32, "flags_count", false);
+	/* strings are never hex, whatever their name */
+	expect_field(&e->sys.f[11], LKET_STRING, "str_addr", false);
+	expect_field(&e->sys.f[12], LKET_INT32, "size", false);
+	expect_field(&e->sys.f[13], LKET_INT32, "sa_flags", true);
+}
+
+static void test_name(void **state)
+{
+	struct meta *m = *state;
+	const struct event_meta *e;
+
+	/* a name alone makes (group, hook) known, without fields */
+	assert_int_equal(meta_name(m, 9, 1, "aio.io_submit"), 0);
+	e = meta_get(m, 9, 1);
+	assert_non_null(e);
+	assert_true(e->named);
+	assert_false(e->sys.defined);
+	assert_string_equal(e->name, "aio.io_submit");
+	assert_int_equal(e->name_len, 13);
+	assert_int_equal(meta_name(m, 9, 1, "aio.io_submit"), 0);
+	assert_int_equal(meta_name(m, 9, 1, "aio.other"), -EEXIST);
+	assert_string_equal(meta_get(m, 9, 1)->name, "aio.io_submit");
+	/* fields after the name */
+	assert_int_equal(meta_register(m, 9, 1, false, "INT64", "ctx"), 0);
+	assert_int_equal(meta_get(m, 9, 1)->sys.n, 1);
+	assert_int_equal(meta_name(m, 9, 2, ""), -EINVAL);
+	assert_null(meta_get(m, 9, 2));
+	assert_int_equal(meta_name(m, 0, 1, "my.header"), -EEXIST);
+}
+
+static void test_catalogue_name(void **state)
+{
+	(void)state;
+	assert_string_equal(meta_catalogue_name(1, 1), "syscall.entry");
+	assert_string_equal(meta_catalogue_name(1, 2), "syscall.return");
+	assert_string_equal(meta_catalogue_name(0, 1), "lket.trace_header");
+	assert_string_equal(meta_catalogue_name(2, 3), "process.fork");
+	assert_null(meta_catalogue_name(200, 9));
+	assert_null(meta_catalogue_name(1, 0));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_init_group0, meta_setup,
+						meta_teardown),
+		cmocka_unit_test_setup_teardown(test_register_types,
+						meta_setup, meta_teardown),
+		cmocka_unit_test_setup_teardown(test_register_invalid,
+						meta_setup, meta_teardown),
+		cmocka_unit_test_setup_teardown(test_register_limit,
+						meta_setup, meta_teardown),
+		cmocka_unit_test_setup_teardown(test_reregister, meta_setup,
+						meta_teardown),
+		cmocka_unit_test_setup_teardown(test_hex_names, meta_setup,
+						meta_teardown),
+		cmocka_unit_test_setup_teardown(test_name, meta_setup,
+						meta_teardown),
+		cmocka_unit_test(test_catalogue_name),
+	};
+
+	return cmocka_run_group_tests_name("meta", tests, NULL, NULL);
+}

@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stream: framing and byte-order detection, records and their offsets,
+ * records spanning flushes, garbage, truncation, empty and missing files.
+ */
+#include "unit.h"
+
+#include "../../b2a/stream.h"
+
+/* Records, in either byte order: E is LE or BE. */
+
+/* A: 32 bytes, tid 100, 1:1 on CPU 0, at 1000 ns, one INT64 field */
+#define REC_A(E)							\
+	E##16(LKET_RECORD_MAGIC),	/* magic */			\
+	E##16(32),			/* total_size */		\
+	E##16(32),			/* sys_size */			\
+	E##16(0),			/* flags */			\
+	E##64(1000),			/* timestamp */			\
+	E##64(LKET_ID(100, 1, 1, 0)),	/* id: tid 100, 1:1, CPU 0 */	\
+	E##64(0x1122334455667788ull)	/* hook field (INT64) */
+
+/* B: 24 bytes, common_data only, tid 101, 2:3 on CPU 0, at 2000 ns */
+#define REC_B(E)							\
+	E##16(LKET_RECORD_MAGIC),	/* magic */			\
+	E##16(24),			/* total_size */		\
+	E##16(24),			/* sys_size */			\
+	E##16(0),			/* flags */			\
+	E##64(2000),			/* timestamp */			\
+	E##64(LKET_ID(101, 2, 3, 0))	/* id: tid 101, 2:3, CPU 0 */
+
+/* C: 28 bytes, a 4-byte user field, tid 102, 4:5 on CPU 0, at 3000 ns */
+#define REC_C(E)							\
+	E##16(LKET_RECORD_MAGIC),	/* magic */			\
+	E##16(28),			/* total_size */		\
+	E##16(24),			/* sys_size */			\
+	E##16(0),			/* flags */			\
+	E##64(3000),			/* timestamp */			\
+	E##64(LKET_ID(102, 4, 5, 0)),	/* id: tid 102, 4:5, CPU 0 */	\
+	E##32(0xcafef00d)		/* user field (INT32) */
+
+/* D: 40 bytes, tid 103, 1:2 on CPU 0, at 4000 ns, two INT64 fields */
+#define REC_D(E)							\
+	E##16(LKET_RECORD_MAGIC),	/* magic */			\
+	E##16(40),			/* total_size */		\
+	E##16(40),			/* sys_size */			\
+	E##16(0),			/* flags */			\
+	E##64(4000),			/* timestamp */			\
+	E##64(LKET_ID(103, 1, 2, 0)),	/* id: tid 103, 1:2, CPU 0 */	\
+	E##64(0x0101010101010101ull),	/* hook field 1 (INT64) */	\
+	E##64(0x0202020202020202ull)	/* hook field 2 (INT64) */
+
+#define V5_MAGIC	0xf0, 0x9f, 0xa9, 0xba	/* v5 flush magic */
+
+static const uint8_t rec_a[] = { REC_A(LE) };
+static const uint8_t rec_b[] = { REC_B(LE) };
+static const uint8_t rec_c[] = { REC_C(LE) };
+static const uint8_t rec_d[] = { REC_D(LE) };
+
+/* SystemTap 4.7-4.9: A and B in flush 1, C in flush 4 */
+static const uint8_t v4_le[] = {
+	LE32(1),			/* @0 sequence */
+	LE32(56),			/* pdu_len: A and B */
+	REC_A(LE),			/* @8 */
+	REC_B(LE),			/* @40 */
+	LE32(4),			/* @64 sequence */
+	LE32(28),			/* pdu_len: C */
+	REC_C(LE),			/* @72 */
+};
+
+/* SystemTap 5.0+: the same with the magic in front of each flush */
+static const uint8_t v5_le[] = {
+	V5_MAGIC,			/* @0 */
+	LE32(1),			/* sequence */
+	LE32(56),			/* pdu_len: A and B */
+	REC_A(LE),			/* @12 */
+	REC_B(LE),			/* @44 */
+	V5_MAGIC,			/* @68 */
+	LE32(4),			/* sequence */
+	LE32(28),			/* pdu_len: C */
+	REC_C(LE),			/* @80 */
+};
+
+/* No framing: records end to end */
+static const uint8_t none_le[] = {
+	REC_A(LE),			/* @0 */
+	REC_B(LE),			/* @32 */
+	REC_C(LE),			/* @56 */
+};
+
+/* A big-endian machine's SystemTap 4.7-4.9 file, like v4_le */
+static const uint8_t v4_be[] = {
+	BE32(1),			/* @0 sequence */
+	BE32(56),			/* pdu_len: A and B */
+	REC_A(BE),			/* @8 */
+	REC_B(BE),			/* @40 */
+	BE32(4),			/* @64 sequence */
+	BE32(28),			/* pdu_len: C */
+	REC_C(BE),			/* @72 */
+};
+
+/* A big-endian machine's SystemTap 5.0+ file: its magic reads swapped */
+static const uint8_t v5_be[] = {
+	0xba, 0xa9, 0x9f, 0xf0,		/* @0 v5 magic, big-endian */
+	BE32(9),			/* sequence */
+	BE32(24),			/* pdu_len: B */
+	REC_B(BE),			/* @12 */
+};
+
+static void expect_record(struct stream *s, const uint8_t *want,
+			  uint64_t timestamp, uint64_t id, uint32_t size,
+			  uint32_t sys_size, uint64_t offset, uint32_t seq,
+			  bool seq_valid)
+{
+	assert_int_equal(stream_next(s), 1);
+	assert_int_equal(s->rec.timestamp, timestamp);
+	assert_int_equal(s->rec.id, id);
+	assert_int_equal(s->rec.size, size);
+	assert_int_equal(s->rec.sys_size, sys_size);
+	assert_int_equal(s->rec.offset, offset);
+	assert_int_equal(s->rec.seq_valid, seq_valid);
+	if (seq_valid)
+		assert_int_equal(s->rec.seq, seq);
+	/* want: the record as written, or NULL for big-endian ones */
+	if (want)
+		assert_memory_equal(s->rec.data, want, size);
+}
+
+/* Open fixture data under name; the stream reports to log. */
+static void open_fixture(struct stream *s, char *path, size_t path_size,
+			 const char *name, const void *data, size_t len,
+			 struct diag_log *log)
+{
+	diag_log_init(log);
+	unit_write(path, path_size, name, data, len);
+	assert_int_equal(stream_open(s, path, stream_cpu_from_name(path),
+				     4096, &log->d), 0);
+}
+
+static void test_v4(void **state)
+{
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+
+	(void)state;
+	open_fixture(&s, path, sizeof(path), "v4_cpu0", v4_le, sizeof(v4_le),
+		     &log);
+	assert_int_equal(s.framing, FRAMING_V4);
+	assert_int_equal(s.swap, host_big_endian());
+	assert_int_equal(s.cpu, 0);
+	assert_int_equal(s.file_size, sizeof(v4_le));
+	expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 8, 1,
+		      true);
+	expect_record(&s, rec_b, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 40, 1,
+		      true);
+	expect_record(&s, rec_c, 3000, LKET_ID(102, 4, 5, 0), 28, 24, 72, 4,
+		      true);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(s.frames, 2);
+	assert_int_equal(s.records, 3);
+	assert_int_equal(log.n, 0);
+	assert_int_equal(log.d.damage, 0);
+	stream_close(&s);
+}
+
+static void test_v5(void **state)
+{
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+
+	(void)state;
+	open_fixture(&s, path, sizeof(path), "v5_cpu1", v5_le, sizeof(v5_le),
+		     &log);
+	assert_int_equal(s.framing, FRAMING_V5);
+	assert_int_equal(s.swap, host_big_endian());
+	assert_int_equal(s.cpu, 1);
+	expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 12, 1,
+		      true);
+	expect_record(&s, rec_b, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 44, 1,
+		      true);
+	expect_record(&s, rec_c, 3000, LKET_ID(102, 4, 5, 0), 28, 24, 80, 4,
+		      true);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 0);
+	stream_close(&s);
+}
+
+static void test_unframed(void **state)
+{
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+
+	(void)state;
+	open_fixture(&s, path, sizeof(path), "raw_2", none_le,
+		     sizeof(none_le), &log);
+	assert_int_equal(s.framing, FRAMING_NONE);
+	assert_int_equal(s.swap, host_big_endian());
+	assert_int_equal(s.cpu, 2);
+	expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 0, 0,
+		      false);
+	expect_record(&s, rec_b, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 32, 0,
+		      false);
+	expect_record(&s, rec_c, 3000, LKET_ID(102, 4, 5, 0), 28, 24, 56, 0,
+		      false);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 0);
+	stream_close(&s);
+}
+
+static void test_big_endian(void **state)
+{
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+
+	(void)state;
+	open_fixture(&s, path, sizeof(path), "be", v4_be, sizeof(v4_be),
+		     &log);
+	assert_int_equal(s.framing, FRAMING_V4);
+	assert_int_equal(s.swap, !host_big_endian());
+	assert_int_equal(s.cpu, -1);
+	expect_record(&s, NULL, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 8, 1,
+		      true);
+	/* the hook field is left as written, for decode to read */
+	assert_int_equal(stream_u64(&s, s.rec.data + 24),
+			 0x1122334455667788ull);
+	expect_record(&s, NULL, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 40, 1,
+		      true);
+	expect_record(&s, NULL, 3000, LKET_ID(102, 4, 5, 0), 28, 24, 72, 4,
+		      true);
+	assert_int_equal(stream_u32(&s, s.rec.data + 24), 0xcafef00d);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 0);
+	stream_close(&s);
+
+	open_fixture(&s, path, sizeof(path), "be5", v5_be, sizeof(v5_be),
+		     &log);
+	assert_int_equal(s.framing, FRAMING_V5);
+	assert_int_equal(s.swap, !host_big_endian());
+	expect_record(&s, NULL, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 12, 9,
+		      true);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 0);
+	stream_close(&s);
+}
+
+/*
+ * A record cut inside its head by the end of flush 1 (B), and one cut
+ * inside its fields by the end of flush 2 (D), whose last bytes make up
+ * all of flush 3.
+ */
+static const uint8_t spanning[] = {
+	LE32(1),			/* @0 sequence */
+	LE32(24 + 10),			/* pdu_len: A'' and B's first 10 */
+	REC_B(LE),			/* @8 a record like B */
+	LE16(LKET_RECORD_MAGIC),	/* @32 B: magic */
+	LE16(24),			/* total_size */
+	LE16(24),			/* sys_size */
+	LE16(0),			/* flags */
+	0xd0, 0x07,			/* timestamp, first 2 of 8 bytes */
+	LE32(2),			/* @42 sequence */
+	LE32(14 + 30),			/* pdu_len: B's last 14, D's first 30 */
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00,	/* timestamp, last 6 bytes */
+	LE64(LKET_ID(101, 2, 3, 0)),	/* id */
+	LE16(LKET_RECORD_MAGIC),	/* @64 D: magic */
+	LE16(40),			/* total_size */
+	LE16(40),			/* sys_size */
+	LE16(0),			/* flags */
+	LE64(4000),			/* timestamp */
+	LE64(LKET_ID(103, 1, 2, 0)),	/* id */
+	LE32(0x01010101), LE16(0x0101),	/* hook field 1, first 6 bytes */
+	LE32(3),			/* @94 sequence */
+	LE32(10),			/* pdu_len: D's last 10 */
+	LE16(0x0101),			/* hook field 1, last 2 bytes */
+	LE64(0x0202020202020202ull),	/* hook field 2 */
+	LE32(5),			/* @112 sequence */
+	LE32(28),			/* pdu_len: C */
+	REC_C(LE),			/* @120 */
+};
+
+static void test_spanning(void **state)
+{
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+
+	(void)state;
+	assert_int_equal(sizeof(spanning), 148);
+	open_fixture(&s, path, sizeof(path), "span_cpu0", spanning,
+		     sizeof(spanning), &log);
+	assert_int_equal(s.framing, FRAMING_V4);
+	expect_record(&s, rec_b, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 8, 1,
+		      true);
+	assert_int_equal(s.rec.seq_last, 1);
+	/* B begins in flush 1 and ends in flush 2 */
+	expect_record(&s, rec_b, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 32, 1,
+		      true);
+	assert_int_equal(s.rec.seq_last, 2);
+	/* D begins in flush 2 and ends in flush 3, which holds nothing else */
+	expect_record(&s, rec_d, 4000, LKET_ID(103, 1, 2, 0), 40, 40, 64, 2,
+		      true);
+	assert_int_equal(s.rec.seq_last, 3);
+	expect_record(&s, rec_c, 3000, LKET_ID(102, 4, 5, 0), 28, 24, 120, 5,
+		      true);
+	assert_int_equal(s.rec.seq_last, 5);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(s.frames, 4);
+	assert_int_equal(log.n, 0);
+	stream_close(&s);
+}
+
+/* 1 to 8 stale bytes between flush 1 (A) and flush 2 (C) */
+static void test_garbage_between_flushes(void **state)
+{
+	static const uint8_t flush1[] = {
+		LE32(1),		/* @0 sequence */
+		LE32(32),		/* pdu_len: A */
+		REC_A(LE),		/* @8 */
+	};
+	static const uint8_t flush2[] = {
+		LE32(2),		/* sequence */
+		LE32(28),		/* pdu_len: C */
+		REC_C(LE),
+	};
+	static const uint8_t stale[2][8] = {
+		{ 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee },
+		/* zeros, and a stale flush header's first bytes */
+		{ 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00 },
+	};
+	uint8_t file[sizeof(flush1) + 8 + sizeof(flush2)];
+	struct diag_log log;
+	struct stream s;
+	char path[256], msg[64];
+	size_t k, kind;
+
+	(void)state;
+	for (kind = 0; kind < 2; kind++) {
+		for (k = 1; k <= 8; k++) {
+			memcpy(file, flush1, sizeof(flush1));
+			memcpy(file + 40, stale[kind], k);
+			memcpy(file + 40 + k, flush2, sizeof(flush2));
+			open_fixture(&s, path, sizeof(path), "garbage_cpu0",
+				     file, 40 + k + sizeof(flush2), &log);
+			expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0),
+				      32, 32, 8, 1, true);
+			expect_record(&s, rec_c, 3000, LKET_ID(102, 4, 5, 0),
+				      28, 24, 40 + k + 8, 2, true);
+			assert_int_equal(stream_next(&s), 0);
+			assert_int_equal(log.n, 1);
+			assert_int_equal(log.d.damage, 1);
+			snprintf(msg, sizeof(msg),
+				 "%zu bytes of garbage skipped", k);
+			assert_diag(&log, 0, DIAG_DAMAGE, path, 40, msg);
+			stream_close(&s);
+		}
+	}
+}
+
+static void test_garbage_unframed(void **state)
+{
+	static const uint8_t file[] = {
+		REC_A(LE),		/* @0 */
+		0xee, 0xee, 0xee,	/* @32 stale bytes */
+		REC_B(LE),		/* @35 */
+	};
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+
+	(void)state;
+	open_fixture(&s, path, sizeof(path), "u", file, sizeof(file), &log);
+	assert_int_equal(s.framing, FRAMING_NONE);
+	expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 0, 0,
+		      false);
+	expect_record(&s, rec_b, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 35, 0,
+		      false);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 1);
+	assert_diag(&log, 0, DIAG_DAMAGE, path, 32,
+		    "3 bytes of garbage skipped");
+	stream_close(&s);
+}
+
+static void test_garbage_at_start(void **state)
+{
+	static const uint8_t file[] = {
+		0x00, 0x11, 0x22, 0x33, 0x44,	/* @0 a torn write */
+		LE32(7),		/* @5 sequence */
+		LE32(24),		/* pdu_len: B */
+		REC_B(LE),		/* @13 */
+	};
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+
+	(void)state;
+	open_fixture(&s, path, sizeof(path), "torn_3", file, sizeof(file),
+		     &log);
+	assert_int_equal(s.framing, FRAMING_V4);
+	expect_record(&s, rec_b, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 13, 7,
+		      true);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 1);
+	assert_diag(&log, 0, DIAG_DAMAGE, path, 0,
+		    "5 bytes of garbage skipped");
+	stream_close(&s);
+}
+
+static void test_truncated_mid_record(void **state)
+{
+	/* flush 1 says A and D, the file ends 30 bytes into D */
+	static const uint8_t framed[] = {
+		LE32(1),		/* @0 sequence */
+		LE32(72),		/* pdu_len: A and D */
+		REC_A(LE),		/* @8 */
+		LE16(LKET_RECORD_MAGIC),	/* @40 D: magic */
+		LE16(40),		/* total_size */
+		LE16(40),		/* sys_size */
+		LE16(0),		/* flags */
+		LE64(4000),		/* timestamp */
+		LE64(LKET_ID(103, 1, 2, 0)),	/* id */
+		LE16(0x0101),		/* hook field 1, first 2 bytes */
+	};
+	/* no framing: A, then D cut the same way */
+	static const uint8_t unframed[] = {
+		REC_A(LE),		/* @0 */
+		LE16(LKET_RECORD_MAGIC),	/* @32 D: magic */
+		LE16(40),		/* total_size */
+		LE16(40),		/* sys_size */
+		LE16(0),		/* flags */
+		LE64(4000),		/* timestamp */
+		LE64(LKET_ID(103, 1, 2, 0)),	/* id */
+		LE16(0x0101),		/* hook field 1, first 2 bytes */
+	};
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+
+	(void)state;
+	open_fixture(&s, path, sizeof(path), "cut_cpu0", framed,
+		     sizeof(framed), &log);
+	expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 8, 1,
+		      true);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 2);
+	assert_diag(&log, 0, DIAG_DAMAGE, path, 0,
+		    "flush of 72 bytes runs past the end of the file (58 bytes left): truncated");
+	assert_diag(&log, 1, DIAG_DAMAGE, path, 40,
+		    "record cut short after 26 of 40 bytes: dropped");
+	stream_close(&s);
+
+	open_fixture(&s, path, sizeof(path), "cut_raw", unframed,
+		     sizeof(unframed), &log);
+	assert_int_equal(s.framing, FRAMING_NONE);
+	expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 0, 0,
+		      false);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 1);
+	assert_diag(&log, 0, DIAG_DAMAGE, path, 32,
+		    "file ends inside a record (26 of 40 bytes)");
+	stream_close(&s);
+
+	/* cut inside the head: only 10 bytes of D */
+	open_fixture(&s, path, sizeof(path), "cut_head", unframed, 32 + 10,
+		     &log);
+	expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 0, 0,
+		      false);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 1);
+	assert_diag(&log, 0, DIAG_DAMAGE, path, 32,
+		    "file ends inside a record head (10 bytes)");
+	stream_close(&s);
+}
+
+/* pdu_len says more than the file holds; what is there is read */
+static void test_pdu_past_end(void **state)
+{
+	static const uint8_t file[] = {
+		LE32(3),		/* @0 sequence */
+		LE32(1000),		/* pdu_len: far past the end */
+		REC_A(LE),		/* @8 */
+		REC_B(LE),		/* @40 */
+	};
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+
+	(void)state;
+	open_fixture(&s, path, sizeof(path), "long_cpu0", file, sizeof(file),
+		     &log);
+	assert_int_equal(s.framing, FRAMING_V4);
+	expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 8, 3,
+		      true);
+	expect_record(&s, rec_b, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 40, 3,
+		      true);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 1);
+	assert_diag(&log, 0, DIAG_DAMAGE, path, 0,
+		    "flush of 1000 bytes runs past the end of the file (56 bytes left): truncated");
+	stream_close(&s);
+}
+
+static void test_empty(void **state)
+{
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+
+	(void)state;
+	open_fixture(&s, path, sizeof(path), "empty_cpu5", "", 0, &log);
+	assert_int_equal(s.cpu, 5);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 1);
+	assert_int_equal(log.d.notes, 1);
+	assert_int_equal(log.d.damage, 0);
+	assert_diag(&log, 0, DIAG_NOTE, path, -1, "empty file, no records");
+	stream_close(&s);
+}
+
+static void test_only_garbage(void **state)
+{
+	static const uint8_t file[] = { 0x01, 0x02, 0x03, 0x04, 0x05 };
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+
+	(void)state;
+	open_fixture(&s, path, sizeof(path), "junk", file, sizeof(file), &log);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 1);
+	assert_diag(&log, 0, DIAG_DAMAGE, path, 0,
+		    "5 bytes of garbage skipped (up to end of file)");
+	stream_close(&s);
+}
+
+static void test_open_errors(void **state)
+{
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+
+	(void)state;
+	diag_log_init(&log);
+	snprintf(path, sizeof(path), "%s/no_such_cpu0", unit_dir);
+	assert_int_equal(stream_open(&s, path, 0, 4096, &log.d), -ENOENT);
+	assert_int_equal(stream_open(&s, unit_dir, -1, 4096, &log.d),
+			 -EISDIR);
+	/* not a regular file: no records can be framed out of it */
+	assert_int_equal(stream_open(&s, "/dev/null", -1, 4096, &log.d),
+			 -EINVAL);
+	assert_int_equal(log.n, 0);
+}
+
+static void test_cpu_from_name(void **state)
+{
+	(void)state;
+	assert_int_equal(stream_cpu_from_name("stpd_cpu3"), 3);
+	assert_int_equal(stream_cpu_from_name("/tmp/t/stpd_cpu0"), 0);
+	assert_int_equal(stream_cpu_from_name("trace_12"), 12);
+	assert_int_equal(stream_cpu_from_name("dir/trace_255"), 255);
+	assert_int_equal(stream_cpu_from_name("cpu7"), 7);
+	assert_int_equal(stream_cpu_from_name("x/foo"), -1);
+	assert_int_equal(stream_cpu_from_name("foo12"), -1);
+	assert_int_equal(stream_cpu_from_name("trace_"), -1);
+	assert_int_equal(stream_cpu_from_name("trace_12345"), -1);
+	assert_int_equal(stream_cpu_from_name("run_4/foo"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_v4),
+		cmocka_unit_test(test_v5),
+		cmocka_unit_test(test_unframed),
+		cmocka_unit_test(test_big_endian),
+		cmocka_unit_test(test_spanning),
+		cmocka_unit_test(test_garbage_between_flushes),
+		cmocka_unit_test(test_garbage_unframed),
+		cmocka_unit_test(test_garbage_at_start),
+		cmocka_unit_test(test_truncated_mid_record),
+		cmocka_unit_test(test_pdu_past_end),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_only_garbage),
+		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_cpu_from_name),
+	};
+
+	return cmocka_run_group_tests_name("stream", tests, unit_dir_setup,
+					   unit_dir_teardown);
+}

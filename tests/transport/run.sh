@@ -1,0 +1,136 @@
+#!/bin/sh
+# Transport stress test: SystemTap's bulk (relay) transport as LKET uses
+# it, with the runtime copy from tools/lket-buildenv, in the qemu guest.
+#
+#  1. host: build txcheck and the workload lkettx-work (build/transport/),
+#     and the module txstress.stp: 6000 flushes from its begin probe, one
+#     per getppid() of lkettx-work, a trailer from its end probe; flush
+#     sizes 24..608 bytes, so flushes end at every offset of the 4 KiB
+#     sub-buffers, including the last 1-8 bytes (issue (a));
+#  2. guest, one boot, three runs, each with a workload that makes 3000
+#     getppid() calls and exits at once (issue (b), the lost tail):
+#       cflag    staprun -o ... -c 'lkettx-work 3000' MODULE
+#       sigint   staprun in the background, workload, then kill -INT
+#       traced   tools/lket-run-traced -o ... MODULE -- lkettx-work 3000
+#  3. host: txcheck each run: every frame parses, no sequence gap, all
+#     records there (begin, work, trailer); and staprun printed no
+#     "transport failures" / "not read" warning.
+#
+# Prints "transport: N passed, M failed".  Exit 0 = pass, 1 = fail,
+# 77 = skipped (LKET_SKIP_GUEST=1).  LKET_TX_RUNTIME=DIR builds against
+# another runtime copy (e.g. an unpatched one, to see the failures).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+builddir=${LKET_BUILDDIR:-$top/build}
+work=$builddir/transport
+res=$work/results
+nbegin=6000
+nwork=3000
+
+fail() { echo "transport: FAIL: $*" >&2; echo "transport: 0 passed, 1 failed"; exit 1; }
+
+if [ "${LKET_SKIP_GUEST:-}" = 1 ]; then
+	echo "transport: SKIP (LKET_SKIP_GUEST=1)"
+	exit 77
+fi
+
+mkdir -p "$work"
+rm -rf "$res"
+mkdir -p "$res"
+
+# ---- 1. host: build
+cc=${CC:-cc}
+$cc -O2 -Wall -std=gnu99 -o "$work/txcheck" "$here/txcheck.c" || fail "cannot build txcheck"
+$cc -O2 -Wall -o "$work/lkettx-work" "$here/txwork.c" || fail "cannot build lkettx-work"
+stapopts=$("$top/tools/lket-buildenv" ${LKET_KERNEL_RELEASE:+--release "$LKET_KERNEL_RELEASE"} \
+	${LKET_BUILDDIR:+--builddir "$LKET_BUILDDIR"}) || fail "lket-buildenv failed"
+if [ -n "${LKET_TX_RUNTIME:-}" ]; then
+	stapopts="${stapopts% -R *} -R $LKET_TX_RUNTIME"
+fi
+SYSTEMTAP_DIR=$builddir/stap-cache
+export SYSTEMTAP_DIR
+# -g: the module writes its records straight into the print buffer.
+# shellcheck disable=SC2086
+(cd "$work" && stap $stapopts -g -b -p4 -m lkettx "$here/txstress.stp" >/dev/null) ||
+	fail "stap could not build lkettx.ko"
+
+# ---- 2. guest
+cat >"$work/guest.sh" <<'EOS'
+# runs in the guest; W (workdir), RES, TOP, NWORK from --env
+set -u
+cd "$W"
+t() { cut -d' ' -f1 /proc/uptime; }
+save() { cp /tmp/tx/"$1"_* "$RES"/ 2>/dev/null; rm -f /tmp/tx/"$1"_*; }
+mkdir -p /tmp/tx
+# Output goes to the guest's tmpfs first: over 9p every write(2) costs
+# milliseconds under TCG.
+a=$(t)
+staprun -o /tmp/tx/cflag -c "$W/lkettx-work $NWORK" lkettx.ko 2>"$RES/cflag.err"
+echo "cflag rc=$? $a $(t)"
+save cflag
+
+a=$(t)
+staprun -o /tmp/tx/sigint lkettx.ko 2>"$RES/sigint.err" &
+sp=$!
+i=0
+while ! ls /tmp/tx/sigint_* >/dev/null 2>&1 && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+"$W/lkettx-work" "$NWORK"
+kill -INT $sp
+wait $sp
+echo "sigint rc=$? $a $(t)"
+save sigint
+
+a=$(t)
+"$TOP/tools/lket-run-traced" -o /tmp/tx/traced lkettx.ko -- "$W/lkettx-work" "$NWORK" 2>"$RES/traced.err"
+echo "traced rc=$? $a $(t)"
+save traced
+lsmod | grep -q lkettx && echo "module still loaded"
+exit 0
+EOS
+rc=0
+"$top/tests/vm/lket-vm" run --timeout "${LKET_VM_TIMEOUT:-240}" --results "$res" \
+	--env "W=$work" --env "RES=$res" --env "TOP=$top" --env "NWORK=$nwork" \
+	--script "$work/guest.sh" >"$work/guest.out" || rc=$?
+cat "$work/guest.out"
+[ $rc = 0 ] || fail "guest job failed (status $rc)"
+grep -q "module still loaded" "$work/guest.out" && fail "module still loaded after the runs"
+
+# ---- 3. host: check
+pass=0 failed=0
+for run in cflag sigint traced; do
+	why=
+	line=$(sed -n "s/^$run rc=//p" "$work/guest.out")
+	[ -n "$line" ] || why="did not run"
+	[ "${line%% *}" = 0 ] || why="${why:+$why; }staprun exit status ${line%% *}"
+	if grep -q "transport failures" "$res/$run.err" 2>/dev/null; then
+		why="${why:+$why; }$(grep -m1 "transport failures" "$res/$run.err")"
+	fi
+	if grep -q "not read" "$res/$run.err" 2>/dev/null; then
+		why="${why:+$why; }$(grep -m1 "not read" "$res/$run.err")"
+	fi
+	if ls "$res/$run"_* >/dev/null 2>&1; then
+		summary=$("$work/txcheck" "$nbegin" "$nwork" "$res/$run"_* 2>"$res/$run.check") ||
+			why="${why:+$why; }trace incomplete or corrupt"
+	else
+		summary="no output files"
+		why="${why:+$why; }no output files"
+	fi
+	# shellcheck disable=SC2046 # start and end uptime
+	set -- $line
+	secs=$( [ $# -ge 3 ] && awk "BEGIN { printf \"%.1f\", $3 - $2 }" || echo "?")
+	if [ -z "$why" ]; then
+		pass=$((pass + 1))
+		echo "transport: PASS $run ($secs s): $summary"
+	else
+		failed=$((failed + 1))
+		echo "transport: FAIL $run ($secs s): $why"
+		echo "transport:   $summary"
+		head -n 5 "$res/$run.check" | sed 's/^/transport:   /'
+		head -n 3 "$res/$run.err" | sed 's/^/transport:   staprun: /'
+	fi
+done
+echo "transport: $pass passed, $failed failed"
+[ $failed = 0 ]

@@ -7,9 +7,11 @@
 #include "../runtime/lket_format.h"
 #include "convert.h"
 #include "decode.h"
+#include "filter.h"
 #include "merge.h"
 #include "meta.h"
 #include "procmap.h"
+#include "report.h"
 #include "seqtrack.h"
 
 /* Read window per file: large enough to read in big gulps, small enough
@@ -25,6 +27,8 @@ struct converter {
 	struct output *out;
 	struct diag *diag;
 	struct convert_stats *stats;
+	struct filter *filter;
+	struct report *report;
 	struct event ev;
 	int error;		/* first output error */
 };
@@ -139,39 +143,50 @@ static int track_process(struct converter *c, const struct event *ev)
 	const char *name = ev->meta->name;
 	const struct proc *parent;
 	const char *comm;
-	int ret = 0;
+	uint32_t tid = ev->tid;
+	int32_t ppid = -1;
+	int ret;
 
 	if (!strcmp(name, "process.snapshot")) {
 		comm = str_named(ev, "process_name");
-		ret = procmap_set(&c->procs, (uint32_t)int_named(ev, "tid", 0),
+		tid = (uint32_t)int_named(ev, "tid", 0);
+		ppid = (int32_t)int_named(ev, "ppid", -1);
+		ret = procmap_set(&c->procs, tid,
 				  (int32_t)int_named(ev, "pid", -1), comm,
 				  comm ? strlen(comm) : 0);
 	} else if (!strcmp(name, "process.fork")) {
 		/* the child starts with its parent's name */
 		parent = procmap_get(&c->procs, ev->tid);
-		ret = procmap_set(&c->procs,
-				  (uint32_t)int_named(ev, "new_tid", 0),
+		tid = (uint32_t)int_named(ev, "new_tid", 0);
+		ppid = (int32_t)int_named(ev, "ppid", -1);
+		ret = procmap_set(&c->procs, tid,
 				  (int32_t)int_named(ev, "new_pid", -1),
 				  parent && parent->comm_len ? parent->comm : NULL,
 				  parent ? parent->comm_len : 0);
 	} else if (!strcmp(name, "process.execve")) {
 		comm = str_named(ev, "new_process_name");
-		if (comm) {
-			/* comm is the last path component, as the kernel's */
-			const char *slash = strrchr(comm, '/');
-
-			comm = slash ? slash + 1 : comm;
-			ret = procmap_set(&c->procs, ev->tid,
-					  (int32_t)int_named(ev, "pid", -1),
-					  comm, strlen(comm));
-		}
+		if (!comm)
+			return 0;
+		/* comm is the last path component, as the kernel's */
+		if (strrchr(comm, '/'))
+			comm = strrchr(comm, '/') + 1;
+		ret = procmap_set(&c->procs, ev->tid,
+				  (int32_t)int_named(ev, "pid", -1),
+				  comm, strlen(comm));
+	} else {
+		return 0;
 	}
+	if (!ret && c->out->process && procmap_get(&c->procs, tid))
+		ret = c->out->process(c->out, ev->rec->timestamp,
+				      procmap_get(&c->procs, tid), ppid, name);
 	return ret;
 }
 
 static int handle(struct converter *c, const struct stream *s)
 {
 	const struct record *r = &s->rec;
+	const struct proc *proc;
+	bool selected;
 	int ret;
 
 	if (r->seq_valid) {
@@ -194,10 +209,21 @@ static int handle(struct converter *c, const struct stream *s)
 		      c->ev.group, c->ev.hook,
 		      c->ev.meta && c->ev.meta->named ? c->ev.meta->name : "?",
 		      c->ev.raw_len);
-	ret = c->out->event(c->out, &c->ev, procmap_get(&c->procs, c->ev.tid));
+	proc = procmap_get(&c->procs, c->ev.tid);
+	/* no filter: one test on the hot path */
+	if (!c->filter || filter_event(c->filter, &c->ev, proc)) {
+		ret = c->out->event(c->out, &c->ev, proc);
+		c->stats->events++;
+		selected = true;
+	} else {
+		ret = 0;
+		c->stats->filtered++;
+		selected = false;
+	}
+	if (!ret && c->report)
+		ret = report_event(c->report, &c->ev, proc, selected);
 	if (!ret && c->ev.meta && c->ev.meta->named && c->ev.group == 2)
 		ret = track_process(c, &c->ev);
-	c->stats->events++;
 	return ret;
 }
 
@@ -213,6 +239,10 @@ static void on_gap(void *ctx, const struct seq_gap *g)
 	      (unsigned long long)(g->after_ts % 1000000000),
 	      (unsigned long long)(g->before_ts / 1000000000),
 	      (unsigned long long)(g->before_ts % 1000000000));
+	/* lost flushes belong to no thread: only times filter them */
+	if (c->filter && (g->after_ts > c->filter->to_ts ||
+			  (g->before_ts && g->before_ts < c->filter->from_ts)))
+		return;
 	ret = c->out->lost(c->out, g);
 	if (ret && !c->error)
 		c->error = ret;
@@ -273,7 +303,15 @@ static size_t open_streams(const char *const *paths, size_t npaths,
 int convert(const char *const *paths, size_t npaths, struct output *out,
 	    struct diag *diag, struct convert_stats *stats)
 {
+	return convert_ex(paths, npaths, out, diag, stats, NULL);
+}
+
+int convert_ex(const char *const *paths, size_t npaths, struct output *out,
+	       struct diag *diag, struct convert_stats *stats,
+	       const struct convert_options *opt)
+{
 	struct converter *c = calloc(1, sizeof(*c));
+	const char **files = calloc(npaths ? npaths : 1, sizeof(*files));
 	struct stream *streams = calloc(npaths ? npaths : 1, sizeof(*streams));
 	struct stream **live = calloc(npaths ? npaths : 1, sizeof(*live));
 	struct merge m = { 0 };
@@ -282,13 +320,16 @@ int convert(const char *const *paths, size_t npaths, struct output *out,
 	int ret;
 
 	memset(stats, 0, sizeof(*stats));
-	if (!c || !streams || !live) {
+	if (!c || !streams || !live || !files) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
 	c->out = out;
 	c->diag = diag;
 	c->stats = stats;
+	c->filter = opt && opt->filter && opt->filter->active ? opt->filter :
+		    NULL;
+	c->report = opt ? opt->report : NULL;
 	out->trace = &c->info;
 	ret = meta_init(&c->meta);
 	if (ret)
@@ -325,6 +366,17 @@ int convert(const char *const *paths, size_t npaths, struct output *out,
 				c->info.first_ts = s->rec.timestamp;
 		}
 	}
+	for (i = 0; i < n; i++)
+		files[i] = streams[i].path;
+	c->info.files = files;
+	c->info.nfiles = n;
+	if (c->info.first_ts == UINT64_MAX)
+		c->info.first_ts = 0;
+	if (c->filter) {
+		ret = filter_prepare(c->filter, &c->info);
+		if (ret)
+			goto out_streams;
+	}
 	ret = merge_init(&m, live, nlive);
 	if (ret)
 		goto out_streams;
@@ -339,7 +391,14 @@ int convert(const char *const *paths, size_t npaths, struct output *out,
 	}
 	seqtrack_finish(&c->seq);
 	stats->lost = c->seq.lost;
-	ret = c->error ? c->error : out->finish(out);
+	ret = c->error;
+	if (!ret && c->report) {
+		ret = report_finish(c->report);
+		if (!ret && out->report)
+			ret = out->report(out, c->report);
+	}
+	if (!ret)
+		ret = out->finish(out);
 out_merge:
 	merge_free(&m);
 out_streams:
@@ -353,6 +412,7 @@ out_meta:
 	meta_free(&c->meta);
 out_free:
 	out->trace = NULL;
+	free(files);
 	free(live);
 	free(streams);
 	free(c);

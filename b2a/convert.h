@@ -15,6 +15,7 @@
 
 struct convert_stats {
 	uint64_t events;	/* handed to the output */
+	uint64_t filtered;	/* decoded, but filtered out */
 	uint64_t meta;		/* metadata records */
 	uint64_t lost;		/* flushes missing from the sequence */
 	uint64_t bytes;		/* read from the files */
@@ -29,5 +30,19 @@ struct convert_stats {
  */
 int convert(const char *const *paths, size_t npaths, struct output *out,
 	    struct diag *diag, struct convert_stats *stats);
+
+struct filter;
+struct report;
+
+struct convert_options {
+	struct filter *filter;	/* NULL: every event goes out */
+	struct report *report;	/* NULL: no latency report */
+};
+
+/* The same, with options; -ENODATA: a wall-clock --from/--to and a trace
+ * without header. */
+int convert_ex(const char *const *paths, size_t npaths, struct output *out,
+	       struct diag *diag, struct convert_stats *stats,
+	       const struct convert_options *opt);
 
 #endif

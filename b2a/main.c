@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lket-b2a - convert an LKET binary trace into text (lket.out).
+ * lket-b2a - convert an LKET binary trace into text (lket.out), JSON Lines,
+ * CSV, SQLite or PostgreSQL, with filters and latency reports.
  *
  * The one place that reports errors: every module returns negative errno
  * values, and what is found wrong in the input comes here through the
@@ -18,7 +19,9 @@
 
 #include "convert.h"
 #include "diag.h"
+#include "filter.h"
 #include "output.h"
+#include "report.h"
 #include "stream.h"
 
 #define MAX_MESSAGES_PER_FILE	20
@@ -26,17 +29,33 @@
 static const char usage[] =
 "usage: lket-b2a [OPTION]... [FILE|PREFIX]...\n"
 "Merge the per-CPU files of an LKET trace (stap -b) by time and decode\n"
-"them into text.  With no FILE, reads stpd_cpu* in the current folder; a\n"
-"PREFIX stands for PREFIX_0, PREFIX_1, ... (stap -o PREFIX).\n"
+"them into text, JSON Lines, CSV, SQLite or PostgreSQL.  With no FILE,\n"
+"reads stpd_cpu* in the current folder; a PREFIX stands for PREFIX_0,\n"
+"PREFIX_1, ... (stap -o PREFIX).\n"
 "\n"
-"  -o FILE     write to FILE instead of lket.out; - for standard output\n"
-"  -t FORMAT   time as abs (trace clock, seconds; the default), rel (since\n"
-"              the first event), wall (UTC, from the trace header), raw (ns)\n"
-"  -i          add [group:hook] to every event name\n"
-"  -N          print group:hook instead of event names\n"
-"  -C          leave out the process name column\n"
-"  -q          do not report damage on standard error (still counted)\n"
-"  -h          this help\n"
+"Output:\n"
+"  -o FILE        write to FILE instead of lket.out; - for standard output\n"
+"  -f FORMAT      text (the default), json (JSON Lines), csv, or none\n"
+"  -d, --db FILE  write an SQLite database (no lket.out unless -o or -f)\n"
+"      --pg CONNINFO  load into PostgreSQL (libpq connection string)\n"
+"      --schema NAME  PostgreSQL schema (default: named after the trace)\n"
+"      --replace  overwrite an existing database file or schema\n"
+"      --report FILE  latency report of entry/return pairs and requests\n"
+"  -t FORMAT      time as abs (trace clock, seconds; the default), rel (since\n"
+"                 the first event), wall (UTC, from the trace header), raw (ns)\n"
+"  -i             add [group:hook] to every event name\n"
+"  -N             print group:hook instead of event names\n"
+"  -C             leave out the process name column (text)\n"
+"Filters (all must match; a list or a repeated option means any of):\n"
+"      --pid LIST    process IDs, 1,2,3\n"
+"      --tid LIST    thread IDs\n"
+"      --comm GLOB   process name, shell glob (repeatable)\n"
+"      --cpu LIST    CPUs, 0,2-3\n"
+"      --event LIST  event names, globs or prefixes: syscall,iosyscall.open*\n"
+"      --from TIME   SECONDS since the first event, or YYYY-MM-DDTHH:MM:SS[.N]\n"
+"      --to TIME     UTC (needs the trace header); both ends included\n"
+"  -q             do not report damage on standard error (still counted)\n"
+"  -h, --help     this help\n"
 "\n"
 "Exit status: 0 all converted; 1 converted, but the input was damaged or\n"
 "records were lost (see standard error); 2 nothing could be converted.\n";
@@ -136,22 +155,143 @@ static int expand_prefix(const char *arg, const char *prefix_tail,
 	return ret ? ret : found;
 }
 
+enum {
+	OPT_PG = 256, OPT_SCHEMA, OPT_REPLACE, OPT_REPORT, OPT_PID, OPT_TID,
+	OPT_COMM, OPT_CPU, OPT_EVENT, OPT_FROM, OPT_TO,
+};
+
+static const struct option long_options[] = {
+	{ "db", required_argument, NULL, 'd' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "time", required_argument, NULL, 't' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "pg", required_argument, NULL, OPT_PG },
+	{ "schema", required_argument, NULL, OPT_SCHEMA },
+	{ "replace", no_argument, NULL, OPT_REPLACE },
+	{ "report", required_argument, NULL, OPT_REPORT },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char *const filter_names[] = {
+	[FILTER_PID] = "--pid", [FILTER_TID] = "--tid",
+	[FILTER_COMM] = "--comm", [FILTER_CPU] = "--cpu",
+	[FILTER_EVENT] = "--event", [FILTER_FROM] = "--from",
+	[FILTER_TO] = "--to",
+};
+
+/*
+ * The PostgreSQL schema named after the trace: the base name of the first
+ * argument (a prefix, or a file without its _N / cpuN), lower case, with
+ * what is not a letter, digit or underscore made an underscore.
+ */
+static void schema_from(const char *arg, char *out, size_t size)
+{
+	const char *base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
+	size_t n = strlen(base), i;
+
+	while (n && base[n - 1] >= '0' && base[n - 1] <= '9')
+		n--;
+	if (n && base[n - 1] == '_')
+		n--;
+	else if (n >= 3 && !strncmp(base + n - 3, "cpu", 3) &&
+		 n < strlen(base))
+		n -= 3;
+	if (n && base[n - 1] == '_')
+		n--;
+	if (!n) {
+		base = "lket";
+		n = 4;
+	}
+	for (i = 0; i < n && i + 1 < size; i++) {
+		char c = base[i];
+
+		out[i] = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+			 c == '_' ? c : c >= 'A' && c <= 'Z' ? (char)(c + 32) :
+			 '_';
+	}
+	out[i] = '\0';
+	if (out[0] >= '0' && out[0] <= '9')
+		out[0] = '_';
+}
+
 int main(int argc, char **argv)
 {
 	struct text_options topt = { .time = TIME_ABS };
 	struct reporter rep = { .d = { .report = report } };
-	const char *out_path = "lket.out";
+	struct sqlite_options sqlite = { 0 };
+	struct pg_options pg = { 0 };
+	struct convert_options copt = { 0 };
+	struct filter filter;
+	const char *out_path = NULL, *format = NULL, *report_path = NULL;
+	const char *what = NULL;
+	char schema[64];
 	struct convert_stats stats;
-	struct output *out = NULL;
+	struct output *outs[3], *out = NULL;
+	size_t nouts = 0;
 	char **paths = NULL;
 	size_t npaths = 0, cap = 0, i;
+	bool no_files = false;
 	struct stat st;
-	int opt, fd, ret;
+	int opt, fd = -1, ret;
 
-	while ((opt = getopt(argc, argv, "o:t:iNCqh")) != -1) {
+	filter_init(&filter);
+	while ((opt = getopt_long(argc, argv, "o:t:f:d:iNCqh", long_options,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			out_path = optarg;
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
+			    strcmp(optarg, "csv") && strcmp(optarg, "none")) {
+				fprintf(stderr, "lket-b2a: -f takes text, json, csv or none, not %s\n",
+					optarg);
+				return 2;
+			}
+			format = optarg;
+			break;
+		case 'd':
+			sqlite.path = optarg;
+			break;
+		case OPT_PG:
+			pg.conninfo = optarg;
+			break;
+		case OPT_SCHEMA:
+			pg.schema = optarg;
+			break;
+		case OPT_REPLACE:
+			sqlite.replace = pg.replace = true;
+			break;
+		case OPT_REPORT:
+			report_path = optarg;
+			break;
+		case OPT_PID:
+		case OPT_TID:
+		case OPT_COMM:
+		case OPT_CPU:
+		case OPT_EVENT:
+		case OPT_FROM:
+		case OPT_TO:
+			ret = filter_add(&filter, (enum filter_kind)(opt - OPT_PID),
+					 optarg);
+			if (ret) {
+				fprintf(stderr, "lket-b2a: %s %s: %s\n",
+					filter_names[opt - OPT_PID], optarg,
+					ret == -EINVAL ? (opt == OPT_FROM || opt == OPT_TO ?
+					"not SECONDS[.FRACTION] nor YYYY-MM-DDTHH:MM:SS[.FRACTION][Z]" :
+					"not a valid list") : strerror(-ret));
+				filter_free(&filter);
+				return 2;
+			}
 			break;
 		case 't':
 			if (!strcmp(optarg, "abs"))
@@ -188,6 +328,17 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* a database alone writes no lket.out, unless asked for */
+	if (!format)
+		format = (sqlite.path || pg.conninfo) && !out_path ? "none" :
+			 "text";
+	if (!out_path)
+		out_path = "lket.out";
+	if (pg.conninfo && !pg.schema) {
+		schema_from(optind < argc ? argv[optind] : "stpd_cpu0", schema,
+			    sizeof(schema));
+		pg.schema = schema;
+	}
 
 	ret = 0;
 	if (optind == argc) {
@@ -218,22 +369,71 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	if (!strcmp(out_path, "-"))
-		fd = STDOUT_FILENO;
-	else
-		fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			  0644);
-	if (fd < 0) {
-		fprintf(stderr, "lket-b2a: %s: %s\n", out_path, strerror(errno));
-		return 2;
+	ret = 0;
+	if (strcmp(format, "none")) {
+		what = out_path;
+		if (!strcmp(out_path, "-"))
+			fd = STDOUT_FILENO;
+		else
+			fd = open(out_path,
+				  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			fprintf(stderr, "lket-b2a: %s: %s\n", out_path,
+				strerror(errno));
+			return 2;
+		}
+		ret = !strcmp(format, "json") ? output_json_new(&outs[nouts], fd, &topt) :
+		      !strcmp(format, "csv") ? output_csv_new(&outs[nouts], fd, &topt) :
+		      output_text_new(&outs[nouts], fd, &topt);
+		if (!ret)
+			nouts++;
 	}
-	ret = output_text_new(&out, fd, &topt);
-	if (!ret)
-		ret = convert((const char *const *)paths, npaths, out, &rep.d,
-			      &stats);
+	if (!ret && sqlite.path) {
+		what = sqlite.path;
+		ret = output_sqlite_new(&outs[nouts], &sqlite);
+		if (!ret)
+			nouts++;
+	}
+	if (!ret && pg.conninfo) {
+		what = "PostgreSQL";
+		ret = output_pg_new(&outs[nouts], &pg);
+		if (!ret)
+			nouts++;
+	}
+	if (!ret && report_path) {
+		ret = report_new(&copt.report);
+	}
+	if (!ret && nouts == 1) {
+		out = outs[0];
+	} else if (!ret) {
+		ret = output_tee_new(&out, outs, nouts);
+		if (!ret)
+			what = NULL;
+	}
+	if (ret) {
+		for (i = 0; i < nouts; i++)
+			outs[i]->free(outs[i]);
+	} else {
+		copt.filter = &filter;
+		ret = convert_ex((const char *const *)paths, npaths, out,
+				 &rep.d, &stats, &copt);
+		no_files = ret == -ENOENT && !stats.files;
+	}
+	if (!ret && copt.report) {
+		int rfd = strcmp(report_path, "-") ?
+			  open(report_path, O_WRONLY | O_CREAT | O_TRUNC |
+			       O_CLOEXEC, 0644) : STDOUT_FILENO;
+
+		what = report_path;
+		ret = rfd < 0 ? -errno : report_write(copt.report, rfd);
+		if (rfd >= 0 && rfd != STDOUT_FILENO && close(rfd) && !ret)
+			ret = -errno;
+	}
 	if (out)
 		out->free(out);
-	if (fd != STDOUT_FILENO && close(fd) && !ret)
+	report_free(copt.report);
+	filter_free(&filter);
+	if (fd >= 0 && fd != STDOUT_FILENO && close(fd) && !ret)
 		ret = -errno;
 	for (i = 0; i < npaths; i++)
 		free(paths[i]);
@@ -242,12 +442,31 @@ int main(int argc, char **argv)
 	if (rep.hidden)
 		fprintf(stderr, "lket-b2a: %lu more messages not shown\n",
 			rep.hidden);
-	if (ret == -ENOENT) {
+	if (no_files) {
 		fprintf(stderr, "lket-b2a: no trace file could be read\n");
 		return 2;
 	}
+	if (ret == -ENODATA) {
+		fprintf(stderr, "lket-b2a: --from/--to: a wall-clock time needs the trace header's wall-clock offset, and this trace has no header\n");
+		return 2;
+	}
 	if (ret) {
-		fprintf(stderr, "lket-b2a: %s: %s\n", out_path, strerror(-ret));
+		const char *msg = sqlite.message[0] ? sqlite.message :
+				  pg.message[0] ? pg.message : NULL;
+
+		if (ret == -EEXIST && what == sqlite.path)
+			fprintf(stderr, "lket-b2a: %s exists: give --replace to overwrite it\n",
+				sqlite.path);
+		else if (ret == -EEXIST && pg.conninfo)
+			fprintf(stderr, "lket-b2a: PostgreSQL schema %s exists: give --replace to overwrite it\n",
+				pg.schema);
+		else if (msg)
+			fprintf(stderr, "lket-b2a: %s: %s\n",
+				what ? what : sqlite.message[0] ? sqlite.path :
+				"PostgreSQL", msg);
+		else
+			fprintf(stderr, "lket-b2a: %s: %s\n",
+				what ? what : "output", strerror(-ret));
 		return 2;
 	}
 	if (stats.lost)

@@ -20,7 +20,11 @@ struct trace_info {
 	uint64_t first_ts;	/* of the first event */
 	char clock[32];
 	char kernel[65];
+	const char *const *files;	/* read, in the order given */
+	size_t nfiles;
 };
+
+struct report;
 
 struct output {
 	const struct trace_info *trace;
@@ -28,6 +32,15 @@ struct output {
 	int (*event)(struct output *o, const struct event *ev,
 		     const struct proc *proc);
 	int (*lost)(struct output *o, const struct seq_gap *gap);
+	/*
+	 * Optional (NULL: not wanted).  process: what the trace said of a
+	 * thread at ts (a snapshot, fork or execve; event names which), ppid
+	 * -1 if it did not say; called for filtered events too.  report: the
+	 * latency report, summed up, before finish.
+	 */
+	int (*process)(struct output *o, uint64_t ts, const struct proc *p,
+		       int32_t ppid, const char *event);
+	int (*report)(struct output *o, const struct report *r);
 	int (*finish)(struct output *o);
 	void (*free)(struct output *o);
 };
@@ -48,5 +61,34 @@ struct text_options {
 
 /* The lket.out writer; fd stays open. */
 int output_text_new(struct output **o, int fd, const struct text_options *opt);
+/* JSON Lines and CSV (formats in lket-b2a(1)); fd stays open.  Of opt,
+ * the time format and the event name options count. */
+int output_json_new(struct output **o, int fd, const struct text_options *opt);
+int output_csv_new(struct output **o, int fd, const struct text_options *opt);
+
+/* Several outputs fed the same; they are freed with it. */
+int output_tee_new(struct output **o, struct output **outs, size_t n);
+
+struct sqlite_options {
+	const char *path;
+	bool replace;		/* else an existing file is refused (-EEXIST) */
+	/* what SQLite said when it failed, for main to print */
+	char message[512];
+};
+
+/* SQLite database at opt->path, written to PATH.tmp-XXXXXX and renamed
+ * when finished: a failed conversion leaves no database behind. */
+int output_sqlite_new(struct output **o, struct sqlite_options *opt);
+
+struct pg_options {
+	const char *conninfo;
+	const char *schema;	/* created; exists: -EEXIST unless replace */
+	bool replace;
+	/* what the server said when it refused, for main to print */
+	char message[512];
+};
+
+/* PostgreSQL: one transaction, COPY; nothing is left if it fails. */
+int output_pg_new(struct output **o, struct pg_options *opt);
 
 #endif

@@ -15,7 +15,8 @@ clang -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-o "$out/fuzz_b2a" tests/fuzz/fuzz_b2a.c \
 	b2a/diag.c b2a/stream.c b2a/seqtrack.c b2a/merge.c b2a/meta.c \
-	b2a/decode.c b2a/procmap.c b2a/outbuf.c b2a/out_text.c b2a/convert.c
+	b2a/decode.c b2a/procmap.c b2a/outbuf.c b2a/out_text.c b2a/convert.c \
+	b2a/outfmt.c b2a/filter.c b2a/report.c
 # seeds: each golden trace's two files, joined with the split byte the
 # target reads first (so the split falls near the real boundary)
 for f in v4 v5 none; do

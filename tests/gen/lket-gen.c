@@ -14,6 +14,16 @@
  *           one whose formats and names don't pair up, one for group 0
  *   bench   EVENTS records of a realistic mix (syscall entry/return with
  *           names, context switches, page faults) on 2 CPUs
+ *   syscalls  EVENTS records of one task in a getppid loop on CPU 1:
+ *           syscall.entry, syscall.return, ... with names, as
+ *           addevent.syscall writes them (bench/peers.sh: the same events
+ *           as raw_syscalls recorded by perf and trace-cmd)
+ *   strings  strings that JSON and CSV must escape: quotes, commas, line
+ *           ends, control bytes, valid and invalid UTF-8, in fields and in
+ *           a process name
+ *   latency  entry/return pairs and request lifecycles with planted
+ *           latencies (tests/golden/latency.expect lists them), and
+ *           some that do not pair up
  * -f  framing (default v4, SystemTap 4.7-4.9); -s  the other byte order.
  *
  * Each record is one flush, as the shim writes it: the record head, the
@@ -285,6 +295,111 @@ static void bench(long n)
 	}
 }
 
+/* What addevent.syscall writes for `bench-loop COUNT` pinned to CPU 1. */
+static void syscalls(long n)
+{
+	uint64_t t = 1000000000ull, state = 88172645463325252ull;
+	long i;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(4242), I(4242), I(1),
+	      "bench-loop");
+	for (i = 0; i < n; i++) {
+		state ^= state << 13;
+		state ^= state >> 7;
+		state ^= state << 17;
+		/* about 100 ns between events, some jitter */
+		t += 90 + (state >> 59);
+		event(1, t, 4242, i & 1 ? "syscall.return" : "syscall.entry",
+		      "getppid");
+	}
+}
+
+/* Strings to escape, in fields and in a process name. */
+static void strings(void)
+{
+	uint64_t t = 7000000000ull;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(77), I(77), I(1),
+	      "a\"b,c\\d\xff");
+	event(0, t + 100, 77, "syscall.entry", "caf\xc3\xa9 \xc3\x28 \xe2\x82");
+	event(0, t + 200, 77, "iosyscall.open.entry",
+	      "x,y\"z\r\nw\\v\x01\x7f\xf0\x9f\x98\x80|\xfe\xff", I(0), I(0));
+	event(0, t + 300, 77, "iosyscall.open.return", I(-2));
+}
+
+static void pair(int cpu, uint64_t *t, uint32_t tid, const char *entry,
+		 const char *ret, const char *name, uint64_t lat)
+{
+	event(cpu, *t, tid, entry, name);
+	event(cpu, *t + lat, tid, ret, name);
+	*t += lat + 1000;
+}
+
+/*
+ * Planted latencies:
+ *   syscall(read), pid 5001 "lat-a": 100 pairs, 1, 2, ... 100 us
+ *   syscall(write), pid 5002 "lat-b": 10 pairs of 2 us; one entry that
+ *     never returns, one return without entry
+ *   iosyscall.open, pid 5002: 3 pairs of 5 us
+ *   ioscheduler: 4 requests, add -> dispatch 10 us -> complete 100 us;
+ *     one dispatch of an address never added, one add never completed
+ *   scsi: 2 requests, ioentry -> iodispatching 1 us -> iodone 50 us ->
+ *     iocompleted 2 us
+ */
+static void latency(void)
+{
+	uint64_t t = 1000000000ull, a;
+	int i;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(5001), I(5001), I(1), "lat-a");
+	event(0, t, 900, "process.snapshot", I(5002), I(5002), I(1), "lat-b");
+	t += 1000;
+	for (i = 1; i <= 100; i++)
+		pair(0, &t, 5001, "syscall.entry", "syscall.return", "read",
+		     (uint64_t)i * 1000);
+	for (i = 0; i < 10; i++)
+		pair(0, &t, 5002, "syscall.entry", "syscall.return", "write",
+		     2000);
+	event(0, t, 5002, "syscall.return", "write");	/* no entry */
+	t += 1000;
+	event(0, t, 5002, "syscall.entry", "write");	/* never returns */
+	t += 1000;
+	for (i = 0; i < 3; i++) {
+		event(0, t, 5002, "iosyscall.open.entry", "/tmp/f", I(0), I(0));
+		event(0, t + 5000, 5002, "iosyscall.open.return", I(3));
+		t += 6000;
+	}
+	for (i = 0; i < 4; i++) {
+		a = 0xffff888000100000ull + (uint64_t)i * 0x100;
+		event(0, t, 5002, "ioscheduler.elv_add_request", "mq-deadline",
+		      I(8), I(0), I(a), I(1));
+		event(0, t + 10000, 5002, "ioscheduler.elv_next_request.return",
+		      I(8), I(0), I(a), I(1));
+		event(0, t + 110000, 0, "ioscheduler.elv_completed_request",
+		      "mq-deadline", I(8), I(0), I(a), I(1));
+		t += 120000;
+	}
+	event(0, t, 5002, "ioscheduler.elv_next_request.return", I(8), I(0),
+	      I(0xffff888000999000ll), I(1));
+	event(0, t + 1000, 5002, "ioscheduler.elv_add_request", "mq-deadline",
+	      I(8), I(0), I(0xffff888000777000ll), I(1));
+	t += 2000;
+	for (i = 0; i < 2; i++) {
+		a = 0xffff888000200000ull + (uint64_t)i * 0x100;
+		event(0, t, 5001, "scsi.ioentry", I(8), I(0), I(1), I(a));
+		event(0, t + 1000, 5001, "scsi.iodispatching", I(0), I(0),
+		      I(0), I(0), I(1), I(1), I(0x1000), I(4096), I(a));
+		event(0, t + 51000, 0, "scsi.iodone", I(0), I(0), I(0), I(0),
+		      I(1), I(1), I(a));
+		event(0, t + 53000, 0, "scsi.iocompleted", I(0), I(0), I(0),
+		      I(0), I(1), I(1), I(a), I(4096));
+		t += 60000;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096];
@@ -309,8 +424,11 @@ int main(int argc, char **argv)
 	}
 	if (argc - optind != 2 ||
 	    (strcmp(argv[optind], "golden") && strcmp(argv[optind], "bench") &&
-	     strcmp(argv[optind], "badmeta"))) {
-		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-s] [-n EVENTS] golden|badmeta|bench PREFIX\n");
+	     strcmp(argv[optind], "strings") &&
+	     strcmp(argv[optind], "latency") &&
+	     strcmp(argv[optind], "badmeta") &&
+	     strcmp(argv[optind], "syscalls"))) {
+		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-s] [-n EVENTS] golden|badmeta|bench|syscalls|strings|latency PREFIX\n");
 		return 2;
 	}
 	for (cpu = 0; cpu < NCPU; cpu++) {
@@ -322,10 +440,16 @@ int main(int argc, char **argv)
 		}
 		setvbuf(files[cpu], NULL, _IOFBF, 1 << 20);
 	}
-	if (strcmp(argv[optind], "bench"))
-		golden(!strcmp(argv[optind], "badmeta"));
-	else
+	if (!strcmp(argv[optind], "bench"))
 		bench(n);
+	else if (!strcmp(argv[optind], "syscalls"))
+		syscalls(n);
+	else if (!strcmp(argv[optind], "strings"))
+		strings();
+	else if (!strcmp(argv[optind], "latency"))
+		latency();
+	else
+		golden(!strcmp(argv[optind], "badmeta"));
 	for (cpu = 0; cpu < NCPU; cpu++)
 		if (fclose(files[cpu])) {
 			perror("lket-gen");

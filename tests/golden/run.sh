@@ -40,7 +40,62 @@ case_truncated_raw() {
 # garbage only: nothing decodable in t_1
 case_junk()     { $gen golden t && head -c 300 /dev/zero | tr '\0' 'J' > t_1; echo t; }
 
-cases=${*:-v4 v5 raw swapped stpd badmeta missing empty dup garbage truncated truncated_raw junk}
+# JSON Lines and CSV; strings to escape, valid and invalid UTF-8
+case_json()     { $gen golden t; echo -f json t; }
+case_csv()      { $gen golden t; echo -f csv t; }
+case_json_wall() { $gen golden t; echo -f json -t wall -i t; }
+case_csv_rel()  { $gen golden t; echo -f csv -t rel -N t; }
+case_strings()  { $gen strings t; echo t; }
+case_json_strings() { $gen strings t; echo -f json t; }
+case_csv_strings() { $gen strings t; echo -f csv t; }
+# filters: the process map and lost flushes still work
+case_filter_pid()   { $gen golden t; echo --pid 4242 t; }
+case_filter_tid()   { $gen golden t; echo --tid 4243,4250 -f json t; }
+case_filter_comm()  { $gen golden t; echo --comm 'work*' --comm true t; }
+case_filter_cpu()   { $gen golden t; echo --cpu 1 t; }
+case_filter_event() { $gen golden t; echo --event iosyscall,'process.f*',pagefault t; }
+case_filter_rel()   { $gen golden t; echo --from 0.0000015 --to .0000025 t; }
+case_filter_wall()  { $gen golden t; echo -t wall --from 2025-11-29T13:00:05.000002 --to 2025-11-29T13:00:05.000003Z -f csv t; }
+case_filter_all()   { $gen golden t; echo --pid 4242 --cpu 0 --event 'syscall.*' --from 0.000001 t; }
+case_filter_bad()   { $gen golden t; echo --from 13:00 t; }
+case_filter_to_edge() { $gen golden t; echo --to 2025-11-29T13:00:05 t; }
+# SQLite: the tables, queried back
+case_sqlite()   { $gen golden t; echo -f none -d t.db t; }
+case_sqlite_strings() { $gen strings t; echo -f none -d t.db t; }
+case_sqlite_exists() { $gen golden t && echo keep > t.db; echo -d t.db t; }
+case_sqlite_replace() { $gen golden t && echo old > t.db; echo -f none --replace -d t.db --event syscall t; }
+case_sqlite_unwritable() { $gen golden t; echo -d no/such/dir/t.db t; }
+# latency reports on planted latencies
+case_report()   { $gen latency t; echo -f none --report report t; }
+case_report_pid() { $gen latency t; echo -f none --report report --pid 5002 t; }
+case_report_sqlite() { $gen latency t; echo -f none -d t.db --report report t; }
+
+# What a case wrote besides lket.out.
+extras() {
+	if [ -f report ]; then echo "--- report"; cat report; fi
+	if [ -f t.db ] && command -v sqlite3 > /dev/null; then
+		echo "--- t.db"
+		if ! sqlite3 t.db "select count(*) from sqlite_master" > /dev/null 2>&1; then
+			cat t.db
+			return
+		fi
+		for tab in $(sqlite3 t.db "select name from sqlite_master where type = 'table' order by name"); do
+			echo "-- $tab"
+			sqlite3 -header -quote t.db "select * from \"$tab\""
+		done
+		echo "-- events"
+		sqlite3 -header t.db "select event, count(*) from events group by event order by event"
+		echo "-- indexes"
+		sqlite3 t.db "select name from sqlite_master where type = 'index' order by name"
+	fi
+	ls | grep tmp- || true
+}
+
+cases=${*:-v4 v5 raw swapped stpd badmeta missing empty dup garbage truncated truncated_raw junk
+json csv json_wall csv_rel strings json_strings csv_strings
+filter_pid filter_tid filter_comm filter_cpu filter_event filter_rel filter_wall filter_all filter_bad filter_to_edge
+sqlite sqlite_strings sqlite_exists sqlite_replace sqlite_unwritable
+report report_pid report_sqlite}
 pass=0 fail=0
 for c in $cases; do
 	for bin in lket-b2a asan/lket-b2a; do
@@ -52,7 +107,8 @@ for c in $cases; do
 			# shellcheck disable=SC2086
 			"$build/$bin" -o lket.out $args 2> stderr
 			status=$?
-			cat lket.out
+			cat lket.out 2> /dev/null
+			extras
 			echo "--- stderr"
 			cat stderr
 			echo "--- exit $status"

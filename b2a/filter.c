@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "filter.h"
+#include "meta.h"
+
+void filter_init(struct filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->to_ts = UINT64_MAX;
+}
+
+static void free_list(char **list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
+void filter_free(struct filter *f)
+{
+	free(f->tids);
+	free(f->pids);
+	free_list(f->comms, f->ncomms);
+	free_list(f->events, f->nevents);
+	free(f->event_cache);
+	filter_init(f);
+}
+
+/* A whole, non-negative decimal number below limit. */
+static int parse_uint(const char *s, size_t len, uint64_t limit,
+		      uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (!len || len > 19)
+		return -EINVAL;
+	for (i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return -EINVAL;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (x >= limit)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+int filter_parse_seconds(const char *s, int64_t *ns)
+{
+	const char *dot = strchr(s, '.');
+	size_t ilen = dot ? (size_t)(dot - s) : strlen(s);
+	uint64_t sec = 0, frac = 0;
+	size_t i, flen = 0;
+
+	if (ilen && parse_uint(s, ilen, 9000000000ull, &sec))
+		return -EINVAL;
+	if (dot) {
+		flen = strlen(dot + 1);
+		if (flen > 9 || (!flen && !ilen))
+			return -EINVAL;
+		if (flen && parse_uint(dot + 1, flen, UINT64_MAX, &frac))
+			return -EINVAL;
+		for (i = flen; i < 9; i++)
+			frac *= 10;
+	} else if (!ilen) {
+		return -EINVAL;
+	}
+	*ns = (int64_t)(sec * 1000000000ull + frac);
+	return 0;
+}
+
+int filter_parse_iso(const char *s, int64_t *ns)
+{
+	struct tm tm = { 0 };
+	const char *end;
+	int64_t frac = 0;
+	time_t t;
+
+	if (strlen(s) < 19 || (s[10] != 'T' && s[10] != ' '))
+		return -EINVAL;
+	end = strptime(s, s[10] == 'T' ? "%Y-%m-%dT%H:%M:%S" :
+		       "%Y-%m-%d %H:%M:%S", &tm);
+	if (!end || end != s + 19)
+		return -EINVAL;
+	if (*end == '.') {
+		char digits[16];
+		size_t n = strspn(end + 1, "0123456789");
+
+		if (!n || n > 9)
+			return -EINVAL;
+		memcpy(digits, end, n + 1);
+		digits[n + 1] = '\0';
+		if (filter_parse_seconds(digits, &frac))
+			return -EINVAL;
+		end += n + 1;
+	}
+	if (*end == 'Z')
+		end++;
+	if (*end)
+		return -EINVAL;
+	t = timegm(&tm);
+	if (t == (time_t)-1 || t < 0)
+		return -EINVAL;
+	*ns = (int64_t)t * 1000000000 + frac;
+	return 0;
+}
+
+static int push(void **list, size_t *n, size_t size, const void *item)
+{
+	void *bigger = realloc(*list, (*n + 1) * size);
+
+	if (!bigger)
+		return -ENOMEM;
+	memcpy((char *)bigger + *n * size, item, size);
+	*list = bigger;
+	(*n)++;
+	return 0;
+}
+
+/* One comma-separated item of a list option. */
+static int add_item(struct filter *f, enum filter_kind kind, const char *s,
+		    size_t len)
+{
+	uint64_t v, lo, hi;
+	const char *dash;
+	char *copy;
+	int ret;
+
+	switch (kind) {
+	case FILTER_PID:
+	case FILTER_TID:
+		if (parse_uint(s, len, 1ull << 32, &v))
+			return -EINVAL;
+		if (kind == FILTER_TID) {
+			uint32_t tid = (uint32_t)v;
+
+			return push((void **)&f->tids, &f->ntids, sizeof(tid),
+				    &tid);
+		} else {
+			int32_t pid = (int32_t)v;
+
+			if (v > INT32_MAX)
+				return -EINVAL;
+			return push((void **)&f->pids, &f->npids, sizeof(pid),
+				    &pid);
+		}
+	case FILTER_CPU:
+		dash = memchr(s, '-', len);
+		if (dash) {
+			if (parse_uint(s, (size_t)(dash - s), 256, &lo) ||
+			    parse_uint(dash + 1, len - (size_t)(dash - s) - 1,
+				       256, &hi) || lo > hi)
+				return -EINVAL;
+		} else if (parse_uint(s, len, 256, &lo)) {
+			return -EINVAL;
+		} else {
+			hi = lo;
+		}
+		for (v = lo; v <= hi; v++)
+			f->cpus[v / 64] |= 1ull << (v % 64);
+		f->have_cpus = true;
+		return 0;
+	case FILTER_COMM:
+	case FILTER_EVENT:
+		if (!len)
+			return -EINVAL;
+		copy = strndup(s, len);
+		if (!copy)
+			return -ENOMEM;
+		ret = kind == FILTER_COMM ?
+		      push((void **)&f->comms, &f->ncomms, sizeof(copy), &copy) :
+		      push((void **)&f->events, &f->nevents, sizeof(copy), &copy);
+		if (ret)
+			free(copy);
+		return ret;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int parse_bound(const char *arg, struct time_bound *b)
+{
+	if (!filter_parse_seconds(arg, &b->ns)) {
+		b->kind = BOUND_REL;
+		return 0;
+	}
+	if (!filter_parse_iso(arg, &b->ns)) {
+		b->kind = BOUND_WALL;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int filter_add(struct filter *f, enum filter_kind kind, const char *arg)
+{
+	const char *p = arg, *comma;
+	size_t len;
+	int ret;
+
+	f->active = true;
+	if (f->event_cache)	/* answers given may change */
+		memset(f->event_cache, 0, 256 * 256);
+	if (kind == FILTER_FROM)
+		return parse_bound(arg, &f->from);
+	if (kind == FILTER_TO)
+		return parse_bound(arg, &f->to);
+	/* a process name may hold a comma: --comm takes one glob */
+	if (kind == FILTER_COMM)
+		return add_item(f, kind, arg, strlen(arg));
+	for (;;) {
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		ret = add_item(f, kind, p, len);
+		if (ret || !comma)
+			return ret;
+		p = comma + 1;
+	}
+}
+
+static uint64_t resolve(const struct time_bound *b,
+			const struct trace_info *info, uint64_t none)
+{
+	int64_t ts;
+
+	switch (b->kind) {
+	case BOUND_REL:
+		return info->first_ts + (uint64_t)b->ns;
+	case BOUND_WALL:
+		/* ns since 1970 minus the offset: may fall before the trace */
+		ts = (int64_t)((uint64_t)b->ns - (uint64_t)info->wall_offset);
+		return ts < 0 ? 0 : (uint64_t)ts;
+	default:
+		return none;
+	}
+}
+
+int filter_prepare(struct filter *f, const struct trace_info *info)
+{
+	if ((f->from.kind == BOUND_WALL || f->to.kind == BOUND_WALL) &&
+	    !info->have_header)
+		return -ENODATA;
+	f->from_ts = resolve(&f->from, info, 0);
+	f->to_ts = resolve(&f->to, info, UINT64_MAX);
+	return 0;
+}
+
+/* "iosyscall" and "sunrpc.clnt" name every event below them. */
+static bool event_matches(const struct filter *f, const char *name)
+{
+	size_t i, n;
+
+	for (i = 0; i < f->nevents; i++) {
+		n = strlen(f->events[i]);
+		if (!fnmatch(f->events[i], name, 0) ||
+		    (!strncmp(f->events[i], name, n) && name[n] == '.'))
+			return true;
+	}
+	return false;
+}
+
+static bool event_passes(struct filter *f, const struct event *ev)
+{
+	const char *name;
+	uint8_t *c;
+
+	if (!ev->meta || !ev->meta->named) {
+		name = meta_catalogue_name(ev->group, ev->hook);
+		return event_matches(f, name ? name : "unknown");
+	}
+	if (!f->event_cache) {
+		f->event_cache = calloc(256 * 256, 1);
+		if (!f->event_cache)
+			return event_matches(f, ev->meta->name);
+	}
+	c = &f->event_cache[(ev->group & 0xff) << 8 | (ev->hook & 0xff)];
+	if (!*c)
+		*c = event_matches(f, ev->meta->name) ? 1 : 2;
+	return *c == 1;
+}
+
+bool filter_event(struct filter *f, const struct event *ev,
+		  const struct proc *proc)
+{
+	char comm[PROC_COMM_LEN + 1];
+	size_t i;
+
+	if (!filter_time(f, ev->rec->timestamp))
+		return false;
+	if (f->have_cpus &&
+	    !(ev->cpu < 256 && (f->cpus[ev->cpu / 64] >> (ev->cpu % 64) & 1)))
+		return false;
+	if (f->ntids) {
+		for (i = 0; i < f->ntids && f->tids[i] != ev->tid; i++)
+			;
+		if (i == f->ntids)
+			return false;
+	}
+	if (f->npids) {
+		if (!proc || proc->pid < 0)
+			return false;
+		for (i = 0; i < f->npids && f->pids[i] != proc->pid; i++)
+			;
+		if (i == f->npids)
+			return false;
+	}
+	if (f->ncomms) {
+		if (!proc || !proc->comm_len)
+			return false;
+		memcpy(comm, proc->comm, proc->comm_len);
+		comm[proc->comm_len] = '\0';
+		for (i = 0; i < f->ncomms && fnmatch(f->comms[i], comm, 0); i++)
+			;
+		if (i == f->ncomms)
+			return false;
+	}
+	if (f->nevents && !event_passes(f, ev))
+		return false;
+	return true;
+}

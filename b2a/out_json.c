@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * out_json.c - JSON Lines: one object per event (format in lket-b2a(1)):
+ *
+ *   {"ts":N,"time":"...","cpu":N,"tid":N,"pid":N,"comm":"...",
+ *    "event":"...","fields":{"name":value,...}[,"raw":"hex"]}
+ *
+ * Field names and values come from the trace's metadata; strings are
+ * escaped by outfmt_json_string(), which keeps the text valid UTF-8.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../runtime/lket_format.h"
+#include "outbuf.h"
+#include "outfmt.h"
+#include "output.h"
+
+#define JSON_BUFFER	(1u << 20)
+
+struct json {
+	struct output o;
+	struct outbuf ob;
+	struct text_options opt;
+	struct timefmt time;
+};
+
+static char *put_lit(char *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* "ts":N,"time":"T" */
+static char *put_time(struct json *j, char *p, uint64_t ts)
+{
+	p = put_lit(p, "\"ts\":");
+	p = fmt_u64(p, ts);
+	p = put_lit(p, ",\"time\":\"");
+	p = timefmt_put(&j->time, p, ts);
+	*p++ = '"';
+	return p;
+}
+
+static int json_event(struct output *o, const struct event *ev,
+		      const struct proc *proc)
+{
+	struct json *j = (struct json *)o;
+	const struct value *v, *end = ev->v + ev->nvalues;
+	size_t room = 512 + 6 * PROC_COMM_LEN + 6 * (size_t)ev->rec->size +
+		      2 * (size_t)ev->raw_len;
+	char *p;
+	int ret;
+
+	for (v = ev->v; v < end; v++)
+		room += 6 * (size_t)v->f->prefix_len + OUTBUF_NUM_MAX + 8;
+	if (room > (size_t)(j->ob.end - j->ob.buf))
+		return -E2BIG;
+	ret = outbuf_room(&j->ob, room);
+	if (ret)
+		return ret;
+	p = j->ob.p;
+	*p++ = '{';
+	p = put_time(j, p, ev->rec->timestamp);
+	p = put_lit(p, ",\"cpu\":");
+	p = fmt_u64(p, ev->cpu);
+	p = put_lit(p, ",\"tid\":");
+	p = fmt_u64(p, ev->tid);
+	p = put_lit(p, ",\"pid\":");
+	if (proc && proc->pid >= 0)
+		p = fmt_u64(p, (uint64_t)proc->pid);
+	else
+		p = put_lit(p, "null");
+	p = put_lit(p, ",\"comm\":");
+	if (proc && proc->comm_len) {
+		*p++ = '"';
+		p = outfmt_json_string(p, proc->comm, proc->comm_len);
+		*p++ = '"';
+	} else {
+		p = put_lit(p, "null");
+	}
+	p = put_lit(p, ",\"event\":\"");
+	p = outfmt_event_name(p, ev, j->opt.ids, j->opt.no_names);
+	p = put_lit(p, "\",\"fields\":{");
+	for (v = ev->v; v < end; v++) {
+		if (v != ev->v)
+			*p++ = ',';
+		*p++ = '"';
+		p = outfmt_json_string(p, v->f->name, strlen(v->f->name));
+		*p++ = '"';
+		*p++ = ':';
+		if (v->f->type == LKET_STRING) {
+			*p++ = '"';
+			p = outfmt_json_string(p, v->s, v->slen);
+			*p++ = '"';
+		} else if (v->f->hex) {
+			/* unsigned at the field's width, as the text shows */
+			p = fmt_u64(p, v->f->type == LKET_INT64 ? (uint64_t)v->i :
+				    (uint64_t)v->i &
+				    ((1ull << (8 * v->f->type)) - 1));
+		} else {
+			p = fmt_i64(p, v->i);
+		}
+	}
+	*p++ = '}';
+	if (ev->raw_len) {
+		static const char hex[] = "0123456789abcdef";
+		uint32_t i;
+
+		p = put_lit(p, ",\"raw\":\"");
+		for (i = 0; i < ev->raw_len; i++) {
+			*p++ = hex[ev->raw[i] >> 4];
+			*p++ = hex[ev->raw[i] & 15];
+		}
+		*p++ = '"';
+	}
+	*p++ = '}';
+	*p++ = '\n';
+	j->ob.p = p;
+	return 0;
+}
+
+static int json_lost(struct output *o, const struct seq_gap *g)
+{
+	struct json *j = (struct json *)o;
+	char *p;
+	int ret;
+
+	ret = outbuf_room(&j->ob, 512);
+	if (ret)
+		return ret;
+	p = j->ob.p;
+	*p++ = '{';
+	p = put_time(j, p, g->after_ts);
+	p = put_lit(p, ",\"cpu\":null,\"tid\":null,\"pid\":null,\"comm\":null,\"event\":\"lket.lost\",\"fields\":{\"count\":");
+	p = fmt_u64(p, (uint64_t)(g->last - g->first) + 1);
+	p = put_lit(p, ",\"first_seq\":");
+	p = fmt_u64(p, g->first);
+	p = put_lit(p, ",\"last_seq\":");
+	p = fmt_u64(p, g->last);
+	if (g->before_ts) {
+		p = put_lit(p, ",\"until_ts\":");
+		p = fmt_u64(p, g->before_ts);
+		p = put_lit(p, ",\"until\":\"");
+		p = timefmt_put(&j->time, p, g->before_ts);
+		*p++ = '"';
+	}
+	p = put_lit(p, "}}\n");
+	j->ob.p = p;
+	return 0;
+}
+
+static int json_finish(struct output *o)
+{
+	return outbuf_flush(&((struct json *)o)->ob);
+}
+
+static void json_free(struct output *o)
+{
+	struct json *j = (struct json *)o;
+
+	outbuf_free(&j->ob);
+	free(j);
+}
+
+int output_json_new(struct output **o, int fd, const struct text_options *opt)
+{
+	struct json *j = calloc(1, sizeof(*j));
+	int ret;
+
+	if (!j)
+		return -ENOMEM;
+	ret = outbuf_init(&j->ob, fd, JSON_BUFFER);
+	if (ret) {
+		free(j);
+		return ret;
+	}
+	j->opt = *opt;
+	timefmt_init(&j->time, opt->time, &j->o.trace);
+	j->o.event = json_event;
+	j->o.lost = json_lost;
+	j->o.finish = json_finish;
+	j->o.free = json_free;
+	*o = &j->o;
+	return 0;
+}

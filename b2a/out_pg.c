@@ -1,0 +1,649 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * out_pg.c - PostgreSQL: the schema of sqlschema.h in a schema of its own,
+ * loaded with COPY inside one transaction, so that a failure (a refused
+ * connection, a lost one, a missing permission) leaves nothing behind.
+ *
+ * Rows are kept per table in COPY text format and sent when a table's
+ * buffer fills (one COPY can run at a time, and events of all tables come
+ * interleaved).  Strings that are not valid UTF-8 keep their text valid:
+ * each byte that does not belong is stored as the four characters \xNN.
+ */
+#include <errno.h>
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../runtime/lket_format.h"
+#include "outbuf.h"
+#include "output.h"
+#include "report.h"
+#include "sqlschema.h"
+
+#define COPY_FLUSH	(1u << 20)
+
+struct pgbuf {
+	char name[SQL_NAME_MAX];	/* the table */
+	char *buf;
+	size_t len, cap;
+};
+
+struct pgtab {
+	struct sql_table t;
+	struct pgbuf b;
+	const char *event;
+};
+
+struct pg {
+	struct output o;
+	struct pg_options *opt;
+	PGconn *conn;
+	struct pgtab **by_id;
+	struct pgtab **list;
+	size_t ntabs;
+	struct pgbuf unknown, procs, lost;
+	uint64_t events, last_ts, nlost;
+	bool in_tx;
+};
+
+static void strip(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = '\0';
+}
+
+/* A failure: the server's words for main, a negative errno. */
+static int fail(struct pg *p, const PGresult *res)
+{
+	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) :
+			    NULL;
+
+	snprintf(p->opt->message, sizeof(p->opt->message), "%s",
+		 res && *PQresultErrorMessage(res) ? PQresultErrorMessage(res) :
+		 PQerrorMessage(p->conn));
+	strip(p->opt->message);
+	if (PQstatus(p->conn) == CONNECTION_BAD) {
+		if (!p->opt->message[0])
+			snprintf(p->opt->message, sizeof(p->opt->message),
+				 "the connection to the server was lost");
+		return -ECONNRESET;
+	}
+	if (state && !strcmp(state, "42501"))
+		return -EACCES;
+	if (state && !strncmp(state, "53", 2))
+		return -ENOSPC;
+	return -EIO;
+}
+
+static int exec(struct pg *p, const char *sql)
+{
+	PGresult *res = PQexec(p->conn, sql);
+	int ret = 0;
+
+	if (PQresultStatus(res) != PGRES_COMMAND_OK &&
+	    PQresultStatus(res) != PGRES_TUPLES_OK)
+		ret = fail(p, res);
+	PQclear(res);
+	return ret;
+}
+
+static int room(struct pgbuf *b, size_t n)
+{
+	char *bigger;
+
+	if (b->len + n <= b->cap)
+		return 0;
+	b->cap = 2 * (b->len + n);
+	bigger = realloc(b->buf, b->cap);
+	if (!bigger)
+		return -ENOMEM;
+	b->buf = bigger;
+	return 0;
+}
+
+/* Send a table's rows with one COPY. */
+static int send_rows(struct pg *p, struct pgbuf *b)
+{
+	char sql[2 * SQL_NAME_MAX + 64], *q;
+	PGresult *res;
+	int ret = 0;
+
+	if (!b->len)
+		return 0;
+	q = sql + sprintf(sql, "COPY ");
+	q = sql_ident(q, b->name);
+	sprintf(q, " FROM STDIN");
+	res = PQexec(p->conn, sql);
+	if (PQresultStatus(res) != PGRES_COPY_IN) {
+		ret = fail(p, res);
+		PQclear(res);
+		return ret;
+	}
+	PQclear(res);
+	if (PQputCopyData(p->conn, b->buf, (int)b->len) != 1 ||
+	    PQputCopyEnd(p->conn, NULL) != 1)
+		ret = fail(p, NULL);
+	while ((res = PQgetResult(p->conn))) {
+		if (!ret && PQresultStatus(res) != PGRES_COMMAND_OK)
+			ret = fail(p, res);
+		PQclear(res);
+	}
+	b->len = 0;
+	return ret;
+}
+
+static int row_end(struct pg *p, struct pgbuf *b)
+{
+	b->buf[b->len - 1] = '\n';	/* the last tab */
+	return b->len >= COPY_FLUSH ? send_rows(p, b) : 0;
+}
+
+static void put_null(struct pgbuf *b)
+{
+	memcpy(b->buf + b->len, "\\N\t", 3);
+	b->len += 3;
+}
+
+static void put_i64(struct pgbuf *b, int64_t v)
+{
+	b->len = (size_t)(fmt_i64(b->buf + b->len, v) - b->buf);
+	b->buf[b->len++] = '\t';
+}
+
+/* A string for COPY text format; room: 5 bytes per byte, + 1. */
+static void put_text(struct pgbuf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	char *o = b->buf + b->len;
+	size_t i = 0, k, len;
+
+	while (i < n) {
+		unsigned char c = u[i];
+
+		if (c == '\\' || c == '\n' || c == '\r' || c == '\t') {
+			*o++ = '\\';
+			*o++ = c == '\\' ? '\\' : c == '\n' ? 'n' :
+			       c == '\r' ? 'r' : 't';
+			i++;
+			continue;
+		}
+		if (c && c < 0x80) {
+			*o++ = (char)c;
+			i++;
+			continue;
+		}
+		len = c >= 0xc2 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3 :
+		      c >= 0xf0 && c < 0xf5 ? 4 : 0;
+		for (k = 1; len && k < len; k++)
+			if (i + k >= n || (u[i + k] & 0xc0) != 0x80)
+				len = 0;
+		if (len) {
+			memcpy(o, u + i, len);
+			o += len;
+			i += len;
+			continue;
+		}
+		/* \\xNN in COPY text is the four characters \xNN */
+		memcpy(o, "\\\\x", 3);
+		o[3] = hex[c >> 4];
+		o[4] = hex[c & 15];
+		o += 5;
+		i++;
+	}
+	*o++ = '\t';
+	b->len = (size_t)(o - b->buf);
+}
+
+static void put_bytea(struct pgbuf *b, const uint8_t *d, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	memcpy(b->buf + b->len, "\\\\x", 3);
+	b->len += 3;
+	for (i = 0; i < n; i++) {
+		b->buf[b->len++] = hex[d[i] >> 4];
+		b->buf[b->len++] = hex[d[i] & 15];
+	}
+	b->buf[b->len++] = '\t';
+}
+
+static void put_common(struct pgbuf *b, const struct event *ev,
+		       const struct proc *proc)
+{
+	put_i64(b, (int64_t)ev->rec->timestamp);
+	put_i64(b, ev->cpu);
+	put_i64(b, ev->tid);
+	if (proc && proc->pid >= 0)
+		put_i64(b, proc->pid);
+	else
+		put_null(b);
+	if (proc && proc->comm_len)
+		put_text(b, proc->comm, proc->comm_len);
+	else
+		put_null(b);
+}
+
+static int table_for(struct pg *p, const struct event *ev, struct pgtab **out)
+{
+	struct pgtab *t = calloc(1, sizeof(*t)), **bigger;
+	char *sql = NULL, *q;
+	unsigned int i;
+	int ret;
+
+	if (!t)
+		return -ENOMEM;
+	ret = sql_table_init(&t->t, ev->meta);
+	if (ret)
+		goto err;
+	t->event = ev->meta->name;
+	sql = malloc(512 + (size_t)(t->t.ncols + 8) * (2 * SQL_NAME_MAX + 16));
+	bigger = realloc(p->list, (p->ntabs + 1) * sizeof(*bigger));
+	if (bigger)
+		p->list = bigger;
+	if (!sql || !bigger) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	/* two events may make one name: the second gets its IDs added */
+	for (i = 0; i < p->ntabs; i++)
+		if (!strcmp(p->list[i]->t.name, t->t.name)) {
+			size_t n = strlen(t->t.name);
+
+			snprintf(t->t.name + (n > 100 ? 100 : n),
+				 sizeof(t->t.name) - (n > 100 ? 100 : n),
+				 "_%u_%u", ev->group, ev->hook);
+			break;
+		}
+	q = sql + sprintf(sql, "CREATE TABLE ");
+	q = sql_ident(q, t->t.name);
+	q += sprintf(q, " (time BIGINT NOT NULL, cpu INTEGER, tid BIGINT, pid INTEGER, comm TEXT");
+	for (i = 0; i < t->t.ncols; i++) {
+		const struct field *f = i < ev->meta->sys.n ?
+			&ev->meta->sys.f[i] :
+			&ev->meta->user.f[i - ev->meta->sys.n];
+
+		*q++ = ',';
+		*q++ = ' ';
+		q = sql_ident(q, t->t.cols[i]);
+		q += sprintf(q, f->type == LKET_STRING ? " TEXT" : " BIGINT");
+	}
+	sprintf(q, ", raw BYTEA)");
+	ret = exec(p, sql);
+	if (ret)
+		goto err;
+	strcpy(t->b.name, t->t.name);
+	p->list[p->ntabs++] = t;
+	p->by_id[(ev->group & 0xff) << 8 | (ev->hook & 0xff)] = t;
+	free(sql);
+	*out = t;
+	return 0;
+err:
+	free(sql);
+	sql_table_free(&t->t);
+	free(t);
+	return ret;
+}
+
+static int pg_event(struct output *o, const struct event *ev,
+		    const struct proc *proc)
+{
+	struct pg *p = (struct pg *)o;
+	const struct value *v;
+	unsigned int i, col;
+	struct pgtab *t;
+	struct pgbuf *b;
+	const char *name;
+	int ret;
+
+	p->events++;
+	p->last_ts = ev->rec->timestamp;
+	ret = 0;
+	if (!ev->meta || !ev->meta->named || !ev->meta->sys.defined) {
+		b = &p->unknown;
+		if (room(b, 256 + 5 * PROC_COMM_LEN + 2 * ev->rec->size +
+			 5 * 300))
+			return -ENOMEM;
+		put_common(b, ev, proc);
+		put_i64(b, ev->group);
+		put_i64(b, ev->hook);
+		name = ev->meta && ev->meta->named ? ev->meta->name :
+		       meta_catalogue_name(ev->group, ev->hook);
+		if (name)
+			put_text(b, name, strlen(name));
+		else
+			put_null(b);
+		put_bytea(b, ev->rec->data + LKET_RECORD_HEAD_SIZE,
+			  ev->rec->size - LKET_RECORD_HEAD_SIZE);
+		return row_end(p, b);
+	}
+	t = p->by_id[(ev->group & 0xff) << 8 | (ev->hook & 0xff)];
+	if (!t)
+		ret = table_for(p, ev, &t);
+	if (ret)
+		return ret;
+	b = &t->b;
+	if (room(b, 256 + 5 * PROC_COMM_LEN + 5 * (size_t)ev->rec->size +
+		 (t->t.ncols + 1) * (OUTBUF_NUM_MAX + 4) + 2 * ev->raw_len))
+		return -ENOMEM;
+	put_common(b, ev, proc);
+	for (col = 0; col < t->t.ncols; col++) {
+		i = col < ev->meta->sys.n ? col :
+		    ev->nsys + (col - ev->meta->sys.n);
+		if ((col < ev->meta->sys.n && col >= ev->nsys) ||
+		    i >= ev->nvalues) {
+			put_null(b);
+			continue;
+		}
+		v = &ev->v[i];
+		if (v->f->type == LKET_STRING)
+			put_text(b, v->s, v->slen);
+		else
+			put_i64(b, v->i);
+	}
+	if (ev->raw_len)
+		put_bytea(b, ev->raw, ev->raw_len);
+	else
+		put_null(b);
+	return row_end(p, b);
+}
+
+static int pg_lost(struct output *o, const struct seq_gap *g)
+{
+	struct pg *p = (struct pg *)o;
+	struct pgbuf *b = &p->lost;
+
+	p->nlost += (uint64_t)(g->last - g->first) + 1;
+	if (room(b, 256))
+		return -ENOMEM;
+	put_i64(b, (int64_t)g->after_ts);
+	if (g->before_ts)
+		put_i64(b, (int64_t)g->before_ts);
+	else
+		put_null(b);
+	put_i64(b, (int64_t)(g->last - g->first) + 1);
+	put_i64(b, g->first);
+	put_i64(b, g->last);
+	return row_end(p, b);
+}
+
+static int pg_process(struct output *o, uint64_t ts, const struct proc *pr,
+		      int32_t ppid, const char *event)
+{
+	struct pg *p = (struct pg *)o;
+	struct pgbuf *b = &p->procs;
+
+	if (room(b, 256 + 5 * PROC_COMM_LEN + 5 * strlen(event)))
+		return -ENOMEM;
+	put_i64(b, (int64_t)ts);
+	put_i64(b, pr->tid);
+	if (pr->pid >= 0)
+		put_i64(b, pr->pid);
+	else
+		put_null(b);
+	if (ppid >= 0)
+		put_i64(b, ppid);
+	else
+		put_null(b);
+	if (pr->comm_len)
+		put_text(b, pr->comm, pr->comm_len);
+	else
+		put_null(b);
+	put_text(b, event, strlen(event));
+	return row_end(p, b);
+}
+
+static int pg_report(struct output *o, const struct report *r)
+{
+	struct pg *p = (struct pg *)o;
+	struct pgbuf lat = { .name = "latency" }, hist = { .name = "latency_histogram" };
+	const struct latency *l;
+	size_t i;
+	int b, ret;
+
+	ret = exec(p, "CREATE TABLE latency (scope TEXT, what TEXT, pid INTEGER, comm TEXT, count BIGINT, total_ns BIGINT, min_ns BIGINT, mean_ns BIGINT, p50_ns BIGINT, p90_ns BIGINT, p99_ns BIGINT, max_ns BIGINT, unmatched_begin BIGINT, unmatched_end BIGINT);"
+		   "CREATE TABLE latency_histogram (scope TEXT, what TEXT, pid INTEGER, bucket_ns BIGINT, count BIGINT);"
+		   "CREATE VIEW latency_by_event AS SELECT what, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns, unmatched_begin, unmatched_end FROM latency WHERE scope = 'event';"
+		   "CREATE VIEW latency_by_process AS SELECT what, pid, comm, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns FROM latency WHERE scope = 'process'");
+	for (i = 0; !ret && i < report_count(r); i++) {
+		l = report_get(r, i);
+		if (room(&lat, 2048) || room(&hist, 64 * 1400)) {
+			ret = -ENOMEM;
+			break;
+		}
+		put_text(&lat, l->per_process ? "process" : "event",
+			 l->per_process ? 7 : 5);
+		put_text(&lat, l->what, strlen(l->what));
+		if (l->per_process && l->pid >= 0)
+			put_i64(&lat, l->pid);
+		else
+			put_null(&lat);
+		if (l->per_process && l->comm[0])
+			put_text(&lat, l->comm, strlen(l->comm));
+		else
+			put_null(&lat);
+		put_i64(&lat, (int64_t)l->count);
+		put_i64(&lat, (int64_t)l->total);
+		put_i64(&lat, (int64_t)l->min);
+		put_i64(&lat, (int64_t)l->mean);
+		put_i64(&lat, (int64_t)l->p50);
+		put_i64(&lat, (int64_t)l->p90);
+		put_i64(&lat, (int64_t)l->p99);
+		put_i64(&lat, (int64_t)l->max);
+		put_i64(&lat, (int64_t)l->unmatched_begin);
+		put_i64(&lat, (int64_t)l->unmatched_end);
+		ret = row_end(p, &lat);
+		for (b = 0; !ret && b < REPORT_BUCKETS; b++) {
+			if (!l->hist[b])
+				continue;
+			put_text(&hist, l->per_process ? "process" : "event",
+				 l->per_process ? 7 : 5);
+			put_text(&hist, l->what, strlen(l->what));
+			if (l->per_process && l->pid >= 0)
+				put_i64(&hist, l->pid);
+			else
+				put_null(&hist);
+			put_i64(&hist, b ? (int64_t)1 << b : 0);
+			put_i64(&hist, (int64_t)l->hist[b]);
+			ret = row_end(p, &hist);
+		}
+	}
+	if (!ret)
+		ret = send_rows(p, &lat);
+	if (!ret)
+		ret = send_rows(p, &hist);
+	free(lat.buf);
+	free(hist.buf);
+	return ret;
+}
+
+static int pg_finish(struct output *o)
+{
+	struct pg *p = (struct pg *)o;
+	const struct trace_info *info = o->trace;
+	struct pgbuf b = { .name = "trace" };
+	size_t i, n = 0;
+	char *sql = NULL, *q;
+	int ret;
+
+	ret = send_rows(p, &p->unknown);
+	if (!ret)
+		ret = send_rows(p, &p->procs);
+	if (!ret)
+		ret = send_rows(p, &p->lost);
+	for (i = 0; !ret && i < p->ntabs; i++)
+		ret = send_rows(p, &p->list[i]->b);
+	for (i = 0; i < info->nfiles; i++)
+		n += strlen(info->files[i]) + 1;
+	if (!ret && room(&b, 1024 + 5 * n))
+		ret = -ENOMEM;
+	if (!ret) {
+		put_text(&b, info->have_header ? "t" : "f", 1);
+		put_text(&b, info->clock, strlen(info->clock));
+		put_text(&b, info->kernel, strlen(info->kernel));
+		put_i64(&b, info->wall_offset);
+		put_i64(&b, (int64_t)info->first_ts);
+		put_i64(&b, (int64_t)p->last_ts);
+		put_i64(&b, (int64_t)p->events);
+		put_i64(&b, (int64_t)p->nlost);
+		q = b.buf + b.len;
+		for (i = 0; i < info->nfiles; i++) {
+			put_text(&b, info->files[i], strlen(info->files[i]));
+			b.buf[b.len - 1] = '\\';
+			b.buf[b.len++] = 'n';
+		}
+		if (info->nfiles)
+			b.len -= 2;
+		else
+			(void)q;
+		b.buf[b.len++] = '\n';
+		ret = send_rows(p, &b);
+	}
+	free(b.buf);
+	n = 4096;
+	for (i = 0; i < p->ntabs; i++)
+		n += 8 * SQL_NAME_MAX + 256;
+	sql = ret ? NULL : malloc(n);
+	if (!ret && !sql)
+		ret = -ENOMEM;
+	if (!ret) {
+		q = sql + sprintf(sql, "CREATE VIEW events AS ");
+		for (i = 0; i < p->ntabs; i++) {
+			const char *e;
+
+			q += sprintf(q, "SELECT time, cpu, tid, pid, comm, TEXT '");
+			for (e = p->list[i]->event; *e && e - p->list[i]->event < 250; e++) {
+				if (*e == '\'')
+					*q++ = '\'';
+				*q++ = *e;
+			}
+			q += sprintf(q, "' AS event FROM ");
+			q = sql_ident(q, p->list[i]->t.name);
+			q += sprintf(q, " UNION ALL ");
+		}
+		q += sprintf(q, "SELECT time, cpu, tid, pid, comm, coalesce(name, 'unknown') FROM unknown_events UNION ALL SELECT time, NULL, NULL, NULL, NULL, 'lket.lost' FROM lost;"
+			     "CREATE INDEX ON processes(tid);"
+			     "CREATE INDEX ON unknown_events(time);");
+		for (i = 0; i < p->ntabs; i++) {
+			q += sprintf(q, "CREATE INDEX ON ");
+			q = sql_ident(q, p->list[i]->t.name);
+			q += sprintf(q, "(time); CREATE INDEX ON ");
+			q = sql_ident(q, p->list[i]->t.name);
+			q += sprintf(q, "(tid);");
+		}
+		ret = exec(p, sql);
+	}
+	free(sql);
+	if (!ret)
+		ret = exec(p, "COMMIT");
+	if (!ret)
+		p->in_tx = false;
+	return ret;
+}
+
+static void pg_free(struct output *o)
+{
+	struct pg *p = (struct pg *)o;
+	size_t i;
+
+	for (i = 0; i < p->ntabs; i++) {
+		sql_table_free(&p->list[i]->t);
+		free(p->list[i]->b.buf);
+		free(p->list[i]);
+	}
+	/* a transaction still open is rolled back with the connection */
+	if (p->conn)
+		PQfinish(p->conn);
+	free(p->unknown.buf);
+	free(p->procs.buf);
+	free(p->lost.buf);
+	free(p->list);
+	free(p->by_id);
+	free(p);
+}
+
+int output_pg_new(struct output **o, struct pg_options *opt)
+{
+	struct pg *p = calloc(1, sizeof(*p));
+	const char *params[1];
+	char sql[4 * SQL_NAME_MAX + 256], *q;
+	PGresult *res;
+	int ret;
+
+	opt->message[0] = '\0';
+	if (!p)
+		return -ENOMEM;
+	p->opt = opt;
+	p->o.event = pg_event;
+	p->o.lost = pg_lost;
+	p->o.process = pg_process;
+	p->o.report = pg_report;
+	p->o.finish = pg_finish;
+	p->o.free = pg_free;
+	strcpy(p->unknown.name, "unknown_events");
+	strcpy(p->procs.name, "processes");
+	strcpy(p->lost.name, "lost");
+	p->by_id = calloc(256 * 256, sizeof(*p->by_id));
+	if (!p->by_id || strlen(opt->schema) >= SQL_NAME_MAX) {
+		ret = p->by_id ? -ENAMETOOLONG : -ENOMEM;
+		goto err;
+	}
+	p->conn = PQconnectdb(opt->conninfo);
+	if (!p->conn) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	if (PQstatus(p->conn) != CONNECTION_OK) {
+		snprintf(opt->message, sizeof(opt->message), "cannot connect: %s",
+			 PQerrorMessage(p->conn));
+		strip(opt->message);
+		ret = -ECONNREFUSED;
+		goto err;
+	}
+	ret = exec(p, "SET client_min_messages = warning; BEGIN");
+	if (ret)
+		goto err;
+	p->in_tx = true;
+	params[0] = opt->schema;
+	res = PQexecParams(p->conn,
+			   "SELECT 1 FROM pg_namespace WHERE nspname = $1",
+			   1, NULL, params, NULL, NULL, 0);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		ret = fail(p, res);
+		PQclear(res);
+		goto err;
+	}
+	if (PQntuples(res) && !opt->replace) {
+		PQclear(res);
+		ret = -EEXIST;
+		goto err;
+	}
+	q = sql;
+	if (PQntuples(res)) {
+		q += sprintf(q, "DROP SCHEMA ");
+		q = sql_ident(q, opt->schema);
+		q += sprintf(q, " CASCADE; ");
+	}
+	PQclear(res);
+	q += sprintf(q, "CREATE SCHEMA ");
+	q = sql_ident(q, opt->schema);
+	q += sprintf(q, "; SET LOCAL search_path TO ");
+	sql_ident(q, opt->schema);
+	ret = exec(p, sql);
+	if (!ret)
+		ret = exec(p, "CREATE TABLE trace (header BOOLEAN, clock TEXT, kernel TEXT, wall_offset BIGINT, first_time BIGINT, last_time BIGINT, events BIGINT, lost BIGINT, files TEXT);"
+			   "CREATE TABLE processes (time BIGINT, tid BIGINT, pid INTEGER, ppid INTEGER, comm TEXT, event TEXT);"
+			   "CREATE TABLE lost (time BIGINT, until BIGINT, count BIGINT, first_seq BIGINT, last_seq BIGINT);"
+			   "CREATE TABLE unknown_events (time BIGINT NOT NULL, cpu INTEGER, tid BIGINT, pid INTEGER, comm TEXT, grp INTEGER, hook INTEGER, name TEXT, raw BYTEA)");
+	if (ret)
+		goto err;
+	*o = &p->o;
+	return 0;
+err:
+	pg_free(&p->o);
+	return ret;
+}

@@ -1,0 +1,850 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../runtime/lket_format.h"
+#include "report.h"
+
+/* ---- a map from 64-bit keys to indexes, linear probing ---------------- */
+
+struct slot {
+	uint64_t key;
+	uint32_t val;
+	bool used;
+};
+
+struct map {
+	struct slot *s;
+	size_t mask, used;
+};
+
+static size_t hash64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return (size_t)k;
+}
+
+static int map_init(struct map *m)
+{
+	m->mask = 255;
+	m->used = 0;
+	m->s = calloc(m->mask + 1, sizeof(*m->s));
+	return m->s ? 0 : -ENOMEM;
+}
+
+static struct slot *map_find(const struct map *m, uint64_t key)
+{
+	size_t i = hash64(key) & m->mask;
+
+	for (; m->s[i].used; i = (i + 1) & m->mask)
+		if (m->s[i].key == key)
+			return &m->s[i];
+	return NULL;
+}
+
+static int map_put(struct map *m, uint64_t key, uint32_t val)
+{
+	struct map bigger;
+	size_t i;
+
+	if (2 * (m->used + 1) > m->mask) {
+		bigger.mask = 2 * m->mask + 1;
+		bigger.used = 0;
+		bigger.s = calloc(bigger.mask + 1, sizeof(*bigger.s));
+		if (!bigger.s)
+			return -ENOMEM;
+		for (i = 0; i <= m->mask; i++)
+			if (m->s[i].used)
+				map_put(&bigger, m->s[i].key, m->s[i].val);
+		free(m->s);
+		*m = bigger;
+	}
+	i = hash64(key) & m->mask;
+	while (m->s[i].used && m->s[i].key != key)
+		i = (i + 1) & m->mask;
+	if (!m->s[i].used)
+		m->used++;
+	m->s[i].key = key;
+	m->s[i].val = val;
+	m->s[i].used = true;
+	return 0;
+}
+
+/* Remove a slot, shifting back the ones that probed past it. */
+static void map_del(struct map *m, struct slot *slot)
+{
+	size_t i = (size_t)(slot - m->s), j = i, k;
+
+	m->s[i].used = false;
+	m->used--;
+	for (;;) {
+		j = (j + 1) & m->mask;
+		if (!m->s[j].used)
+			return;
+		k = hash64(m->s[j].key) & m->mask;
+		/* stays if its home k lies cyclically in (i, j] */
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		m->s[i] = m->s[j];
+		m->s[j].used = false;
+		i = j;
+	}
+}
+
+/* ---- the report ------------------------------------------------------- */
+
+#define MAX_STAGES	4
+
+/* What a pending entry or request remembers of its beginning. */
+struct pending {
+	uint64_t ts[MAX_STAGES];	/* 0: stage not seen */
+	int32_t pid;
+	char comm[PROC_COMM_LEN + 1];
+	bool selected;
+	uint32_t next_free;
+};
+
+struct label {
+	char *name;
+	uint64_t unmatched_begin, unmatched_end;
+};
+
+/* The latencies of one label in one process. */
+struct acc {
+	uint32_t label;
+	int32_t pid;
+	char comm[PROC_COMM_LEN + 1];
+	uint64_t *v;
+	size_t n, cap;
+};
+
+enum kind { K_UNKNOWN, K_NONE, K_ENTRY, K_RETURN, K_STAGE };
+
+/* What (group, hook) is to the report, worked out once. */
+struct class {
+	uint8_t kind;
+	uint8_t lc, stage;	/* K_STAGE */
+	int16_t field;		/* syscall_name or request_addr; -1 none */
+	uint32_t label;		/* K_ENTRY/K_RETURN outside syscalls */
+	const void *meta;	/* the metadata this was worked out from */
+};
+
+struct lifecycle {
+	const char *group, *short_name[MAX_STAGES], *event[MAX_STAGES];
+	unsigned int n;
+};
+
+static const struct lifecycle lifecycles[] = {
+	{ "ioscheduler", { "add", "dispatch", "complete" },
+	  { "ioscheduler.elv_add_request",
+	    "ioscheduler.elv_next_request.return",
+	    "ioscheduler.elv_completed_request" }, 3 },
+	{ "scsi", { "ioentry", "iodispatching", "iodone", "iocompleted" },
+	  { "scsi.ioentry", "scsi.iodispatching", "scsi.iodone",
+	    "scsi.iocompleted" }, 4 },
+};
+
+#define NLC (sizeof(lifecycles) / sizeof(lifecycles[0]))
+
+static const char *const paired_groups[] = {
+	"syscall", "iosyscall", "aio", "sunrpc", "nfs", "nfsd",
+};
+
+struct report {
+	struct class *classes;		/* 65536 */
+	struct label *labels;
+	size_t nlabels, cap_labels;
+	struct map label_map;		/* name hash -> label, chained by probe */
+	struct acc *accs;
+	size_t naccs, cap_accs;
+	struct map acc_map;		/* label << 32 | pid -> acc */
+	struct pending *pend;
+	size_t npend, cap_pend;
+	uint32_t free_pend;		/* 1-based; 0 none */
+	struct map pairs;		/* tid << 32 | label -> pending */
+	struct map requests[NLC];	/* request_addr -> pending */
+	struct latency *out;
+	size_t nout;
+};
+
+int report_new(struct report **rp)
+{
+	struct report *r = calloc(1, sizeof(*r));
+	size_t i;
+
+	if (!r)
+		return -ENOMEM;
+	r->classes = calloc(256 * 256, sizeof(*r->classes));
+	if (!r->classes || map_init(&r->label_map) || map_init(&r->acc_map) ||
+	    map_init(&r->pairs))
+		goto nomem;
+	for (i = 0; i < NLC; i++)
+		if (map_init(&r->requests[i]))
+			goto nomem;
+	*rp = r;
+	return 0;
+nomem:
+	report_free(r);
+	return -ENOMEM;
+}
+
+void report_free(struct report *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nlabels; i++)
+		free(r->labels[i].name);
+	for (i = 0; i < r->naccs; i++)
+		free(r->accs[i].v);
+	for (i = 0; i < NLC; i++)
+		free(r->requests[i].s);
+	free(r->labels);
+	free(r->accs);
+	free(r->pend);
+	free(r->classes);
+	free(r->label_map.s);
+	free(r->acc_map.s);
+	free(r->pairs.s);
+	free(r->out);
+	free(r);
+}
+
+static uint64_t hash_str(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+/* The label named s (n bytes), made if new; < 0: -ENOMEM. */
+static int64_t intern(struct report *r, const char *s, size_t n)
+{
+	uint64_t h = hash_str(s, n);
+	struct label *bigger;
+	struct slot *slot;
+	char *copy;
+
+	/* equal hashes of different names: probe on with h + 1 */
+	for (;; h++) {
+		slot = map_find(&r->label_map, h);
+		if (!slot)
+			break;
+		if (!strncmp(r->labels[slot->val].name, s, n) &&
+		    !r->labels[slot->val].name[n])
+			return slot->val;
+	}
+	if (r->nlabels == r->cap_labels) {
+		r->cap_labels = r->cap_labels ? 2 * r->cap_labels : 64;
+		bigger = realloc(r->labels, r->cap_labels * sizeof(*bigger));
+		if (!bigger)
+			return -ENOMEM;
+		r->labels = bigger;
+	}
+	copy = strndup(s, n);
+	if (!copy || map_put(&r->label_map, h, (uint32_t)r->nlabels)) {
+		free(copy);
+		return -ENOMEM;
+	}
+	memset(&r->labels[r->nlabels], 0, sizeof(r->labels[0]));
+	r->labels[r->nlabels].name = copy;
+	return (int64_t)r->nlabels++;
+}
+
+static int field_index(const struct event *ev, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nsys; i++)
+		if (!strcmp(ev->v[i].f->name, name))
+			return (int)i;
+	return -1;
+}
+
+static bool ends_with(const char *s, size_t n, const char *tail)
+{
+	size_t t = strlen(tail);
+
+	return n > t && !memcmp(s + n - t, tail, t);
+}
+
+static int classify(struct report *r, struct class *c, const struct event *ev)
+{
+	const char *name = ev->meta->name, *dot = strchr(name, '.');
+	size_t n = ev->meta->name_len, i, k;
+	int64_t label;
+
+	c->meta = ev->meta;
+	c->kind = K_NONE;
+	c->field = -1;
+	for (i = 0; i < NLC; i++)
+		for (k = 0; k < lifecycles[i].n; k++)
+			if (!strcmp(name, lifecycles[i].event[k])) {
+				c->field = (int16_t)field_index(ev, "request_addr");
+				if (c->field < 0)
+					return 0;
+				c->kind = K_STAGE;
+				c->lc = (uint8_t)i;
+				c->stage = (uint8_t)k;
+				return 0;
+			}
+	if (!dot)
+		return 0;
+	for (i = 0; i < sizeof(paired_groups) / sizeof(paired_groups[0]); i++)
+		if (strlen(paired_groups[i]) == (size_t)(dot - name) &&
+		    !memcmp(paired_groups[i], name, (size_t)(dot - name)))
+			break;
+	if (i == sizeof(paired_groups) / sizeof(paired_groups[0]))
+		return 0;
+	if (ends_with(name, n, ".entry"))
+		c->kind = K_ENTRY, n -= 6;
+	else if (ends_with(name, n, ".return"))
+		c->kind = K_RETURN, n -= 7;
+	else
+		return 0;
+	if (i == 0) {		/* syscalls: by name */
+		c->field = (int16_t)field_index(ev, "syscall_name");
+		if (c->field >= 0 && ev->v[c->field].f->type == LKET_STRING)
+			return 0;
+		c->field = -1;
+	}
+	label = intern(r, name, n);
+	if (label < 0)
+		return (int)label;
+	c->label = (uint32_t)label;
+	return 0;
+}
+
+static int add_latency(struct report *r, uint32_t label,
+		       const struct pending *p, uint64_t ns)
+{
+	uint64_t key = (uint64_t)label << 32 | (uint32_t)p->pid;
+	struct slot *slot = map_find(&r->acc_map, key);
+	struct acc *a, *bigger;
+	uint64_t *more;
+	int ret;
+
+	if (!slot) {
+		if (r->naccs == r->cap_accs) {
+			r->cap_accs = r->cap_accs ? 2 * r->cap_accs : 64;
+			bigger = realloc(r->accs, r->cap_accs * sizeof(*bigger));
+			if (!bigger)
+				return -ENOMEM;
+			r->accs = bigger;
+		}
+		ret = map_put(&r->acc_map, key, (uint32_t)r->naccs);
+		if (ret)
+			return ret;
+		a = &r->accs[r->naccs++];
+		memset(a, 0, sizeof(*a));
+		a->label = label;
+		a->pid = p->pid;
+	} else {
+		a = &r->accs[slot->val];
+	}
+	if (p->comm[0])
+		memcpy(a->comm, p->comm, sizeof(a->comm));
+	if (a->n == a->cap) {
+		a->cap = a->cap ? 2 * a->cap : 16;
+		more = realloc(a->v, a->cap * sizeof(*more));
+		if (!more)
+			return -ENOMEM;
+		a->v = more;
+	}
+	a->v[a->n++] = ns;
+	return 0;
+}
+
+static struct pending *pend_new(struct report *r, uint32_t *idx)
+{
+	struct pending *bigger;
+
+	if (r->free_pend) {
+		*idx = r->free_pend - 1;
+		r->free_pend = r->pend[*idx].next_free;
+	} else {
+		if (r->npend == r->cap_pend) {
+			r->cap_pend = r->cap_pend ? 2 * r->cap_pend : 256;
+			bigger = realloc(r->pend, r->cap_pend * sizeof(*bigger));
+			if (!bigger)
+				return NULL;
+			r->pend = bigger;
+		}
+		*idx = (uint32_t)r->npend++;
+	}
+	memset(&r->pend[*idx], 0, sizeof(r->pend[0]));
+	return &r->pend[*idx];
+}
+
+static void pend_release(struct report *r, uint32_t idx)
+{
+	r->pend[idx].next_free = r->free_pend;
+	r->free_pend = idx + 1;
+}
+
+static void pend_fill(struct pending *p, const struct proc *proc,
+		      bool selected)
+{
+	p->pid = proc ? proc->pid : -1;
+	if (proc && proc->comm_len)
+		memcpy(p->comm, proc->comm, proc->comm_len);
+	p->comm[proc ? proc->comm_len : 0] = '\0';
+	p->selected = selected;
+}
+
+static int on_pair(struct report *r, const struct class *c,
+		   const struct event *ev, const struct proc *proc,
+		   bool selected)
+{
+	uint64_t ts = ev->rec->timestamp;
+	const struct value *v;
+	struct pending *p;
+	struct slot *slot;
+	char name[300];
+	int64_t label = c->label;
+	uint32_t idx;
+	int n, ret;
+
+	if (c->field >= 0) {
+		if ((unsigned int)c->field >= ev->nsys)
+			return 0;	/* cut short: no name to pair by */
+		v = &ev->v[c->field];
+		n = snprintf(name, sizeof(name), "syscall(%.*s)",
+			     (int)(v->slen > 256 ? 256 : v->slen), v->s);
+		label = intern(r, name, strnlen(name, (size_t)n));
+		if (label < 0)
+			return (int)label;
+	}
+	slot = map_find(&r->pairs, (uint64_t)ev->tid << 32 | (uint64_t)label);
+	if (c->kind == K_ENTRY) {
+		if (slot) {	/* entered again without returning */
+			if (r->pend[slot->val].selected)
+				r->labels[label].unmatched_begin++;
+			p = &r->pend[slot->val];
+			memset(p, 0, sizeof(*p));
+		} else {
+			p = pend_new(r, &idx);
+			if (!p)
+				return -ENOMEM;
+			ret = map_put(&r->pairs,
+				      (uint64_t)ev->tid << 32 | (uint64_t)label,
+				      idx);
+			if (ret)
+				return ret;
+		}
+		pend_fill(p, proc, selected);
+		p->ts[0] = ts;
+		return 0;
+	}
+	if (!slot) {
+		if (selected)
+			r->labels[label].unmatched_end++;
+		return 0;
+	}
+	idx = slot->val;
+	map_del(&r->pairs, slot);
+	p = &r->pend[idx];
+	ret = 0;
+	if (p->selected || selected)
+		ret = add_latency(r, (uint32_t)label, p, ts - p->ts[0]);
+	pend_release(r, idx);
+	return ret;
+}
+
+static int64_t stage_label(struct report *r, const struct lifecycle *lc,
+			   unsigned int from, unsigned int to)
+{
+	char name[128];
+	int n = snprintf(name, sizeof(name), "%s %s->%s", lc->group,
+			 lc->short_name[from], lc->short_name[to]);
+
+	return intern(r, name, (size_t)n);
+}
+
+static int on_stage(struct report *r, const struct class *c,
+		    const struct event *ev, const struct proc *proc,
+		    bool selected)
+{
+	const struct lifecycle *lc = &lifecycles[c->lc];
+	struct map *m = &r->requests[c->lc];
+	uint64_t addr, ts = ev->rec->timestamp;
+	unsigned int k = c->stage, j;
+	int64_t total, label;
+	struct pending *p;
+	struct slot *slot;
+	uint32_t idx;
+	int ret;
+
+	if ((unsigned int)c->field >= ev->nsys)
+		return 0;
+	addr = (uint64_t)ev->v[c->field].i;
+	slot = map_find(m, addr);
+	total = stage_label(r, lc, 0, lc->n - 1);
+	if (total < 0)
+		return (int)total;
+	if (k == 0) {
+		if (slot) {	/* the address began again: never completed */
+			p = &r->pend[slot->val];
+			if (p->selected)
+				r->labels[total].unmatched_begin++;
+			memset(p, 0, sizeof(*p));
+		} else {
+			p = pend_new(r, &idx);
+			if (!p)
+				return -ENOMEM;
+			ret = map_put(m, addr, idx);
+			if (ret)
+				return ret;
+		}
+		pend_fill(p, proc, selected);
+		p->ts[0] = ts;
+		return 0;
+	}
+	if (!slot) {
+		if (selected)
+			r->labels[total].unmatched_end++;
+		return 0;
+	}
+	idx = slot->val;
+	p = &r->pend[idx];
+	if (p->ts[k])		/* seen already (a requeue): the first counts */
+		return 0;
+	p->ts[k] = ts;
+	p->selected |= selected;
+	for (j = k; j-- > 0;)
+		if (p->ts[j])
+			break;
+	if (p->selected) {
+		label = stage_label(r, lc, j, k);
+		if (label < 0)
+			return (int)label;
+		ret = add_latency(r, (uint32_t)label, p, ts - p->ts[j]);
+		if (!ret && k == lc->n - 1 && j != 0)
+			ret = add_latency(r, (uint32_t)total, p, ts - p->ts[0]);
+		if (ret)
+			return ret;
+	}
+	if (k == lc->n - 1) {
+		map_del(m, slot);
+		pend_release(r, idx);
+	}
+	return 0;
+}
+
+int report_event(struct report *r, const struct event *ev,
+		 const struct proc *proc, bool selected)
+{
+	struct class *c;
+	int ret;
+
+	if (!ev->meta || !ev->meta->named)
+		return 0;
+	c = &r->classes[(ev->group & 0xff) << 8 | (ev->hook & 0xff)];
+	if (c->meta != ev->meta || c->kind == K_UNKNOWN) {
+		ret = classify(r, c, ev);
+		if (ret)
+			return ret;
+	}
+	switch (c->kind) {
+	case K_ENTRY:
+	case K_RETURN:
+		return on_pair(r, c, ev, proc, selected);
+	case K_STAGE:
+		return on_stage(r, c, ev, proc, selected);
+	default:
+		return 0;
+	}
+}
+
+/* ---- summing up ------------------------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest rank: the smallest value with at least pct% at or below it. */
+static uint64_t rank(const uint64_t *v, size_t n, unsigned int pct)
+{
+	size_t k = (n * pct + 99) / 100;
+
+	return v[k ? k - 1 : 0];
+}
+
+static void sum_up(struct latency *l, uint64_t *v, size_t n)
+{
+	size_t i;
+	int b;
+
+	qsort(v, n, sizeof(*v), cmp_u64);
+	l->count = n;
+	for (i = 0; i < n; i++) {
+		l->total += v[i];
+		b = v[i] ? 63 - __builtin_clzll(v[i]) : 0;
+		l->hist[b]++;
+	}
+	if (!n)
+		return;
+	l->min = v[0];
+	l->max = v[n - 1];
+	l->mean = l->total / n;
+	l->p50 = rank(v, n, 50);
+	l->p90 = rank(v, n, 90);
+	l->p99 = rank(v, n, 99);
+}
+
+static const struct report *sort_report;
+
+static int cmp_label(const void *a, const void *b)
+{
+	const struct label *l = sort_report->labels;
+
+	return strcmp(l[*(const uint32_t *)a].name, l[*(const uint32_t *)b].name);
+}
+
+static int cmp_acc(const void *a, const void *b)
+{
+	const struct acc *x = a, *y = b;
+	int c = strcmp(sort_report->labels[x->label].name,
+		       sort_report->labels[y->label].name);
+
+	return c ? c : (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+int report_finish(struct report *r)
+{
+	uint32_t *order = NULL;
+	struct latency *l;
+	uint64_t *all = NULL;
+	size_t i, j, n, total = 0;
+	int ret = -ENOMEM;
+	size_t k;
+
+	/* still pending: never returned, never completed */
+	for (i = 0; i <= r->pairs.mask; i++)
+		if (r->pairs.s[i].used &&
+		    r->pend[r->pairs.s[i].val].selected)
+			r->labels[(uint32_t)r->pairs.s[i].key].unmatched_begin++;
+	for (k = 0; k < NLC; k++) {
+		int64_t label = stage_label(r, &lifecycles[k], 0,
+					    lifecycles[k].n - 1);
+
+		if (label < 0)
+			return (int)label;
+		for (i = 0; i <= r->requests[k].mask; i++)
+			if (r->requests[k].s[i].used &&
+			    r->pend[r->requests[k].s[i].val].selected)
+				r->labels[label].unmatched_begin++;
+	}
+	for (i = 0; i < r->naccs; i++)
+		total += r->accs[i].n;
+	r->out = calloc(r->nlabels + r->naccs + 1, sizeof(*r->out));
+	order = malloc((r->nlabels + 1) * sizeof(*order));
+	all = malloc((total + 1) * sizeof(*all));
+	if (!r->out || !order || !all)
+		goto out;
+	sort_report = r;
+	for (i = 0; i < r->nlabels; i++)
+		order[i] = (uint32_t)i;
+	qsort(order, r->nlabels, sizeof(*order), cmp_label);
+	qsort(r->accs, r->naccs, sizeof(*r->accs), cmp_acc);
+	/* per event: every process's latencies together */
+	for (i = 0; i < r->nlabels; i++) {
+		const struct label *lb = &r->labels[order[i]];
+
+		n = 0;
+		for (j = 0; j < r->naccs; j++)
+			if (r->accs[j].label == order[i]) {
+				memcpy(all + n, r->accs[j].v,
+				       r->accs[j].n * sizeof(*all));
+				n += r->accs[j].n;
+			}
+		if (!n && !lb->unmatched_begin && !lb->unmatched_end)
+			continue;
+		l = &r->out[r->nout++];
+		l->what = lb->name;
+		l->pid = -1;
+		l->unmatched_begin = lb->unmatched_begin;
+		l->unmatched_end = lb->unmatched_end;
+		sum_up(l, all, n);
+	}
+	for (j = 0; j < r->naccs; j++) {
+		l = &r->out[r->nout++];
+		l->what = r->labels[r->accs[j].label].name;
+		l->per_process = true;
+		l->pid = r->accs[j].pid;
+		memcpy(l->comm, r->accs[j].comm, sizeof(l->comm));
+		sum_up(l, r->accs[j].v, r->accs[j].n);
+	}
+	ret = 0;
+out:
+	sort_report = NULL;
+	free(order);
+	free(all);
+	return ret;
+}
+
+size_t report_count(const struct report *r)
+{
+	return r->nout;
+}
+
+const struct latency *report_get(const struct report *r, size_t i)
+{
+	return &r->out[i];
+}
+
+/* ---- the text report -------------------------------------------------- */
+
+struct writer {
+	int fd;
+	int error;
+	char buf[8192];
+	size_t len;
+};
+
+static void w_flush(struct writer *w)
+{
+	size_t off = 0;
+	ssize_t n;
+
+	while (!w->error && off < w->len) {
+		n = write(w->fd, w->buf + off, w->len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			w->error = -errno;
+		else
+			off += (size_t)n;
+	}
+	w->len = 0;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void w_printf(struct writer *w, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (w->len > sizeof(w->buf) - 1024)
+		w_flush(w);
+	va_start(ap, fmt);
+	n = vsnprintf(w->buf + w->len, sizeof(w->buf) - w->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		w->len += (size_t)n < sizeof(w->buf) - w->len ?
+			  (size_t)n : sizeof(w->buf) - w->len - 1;
+}
+
+/* ns as microseconds with three decimals: exact */
+static void w_us(struct writer *w, uint64_t ns)
+{
+	w_printf(w, " %14llu.%03llu", (unsigned long long)(ns / 1000),
+		 (unsigned long long)(ns % 1000));
+}
+
+static void w_comm(struct writer *w, const char *comm)
+{
+	const char *p;
+
+	if (!*comm) {
+		w_printf(w, " %-16s", "-");
+		return;
+	}
+	w_printf(w, " ");
+	for (p = comm; *p; p++)
+		w_printf(w, (unsigned char)*p > ' ' && (unsigned char)*p < 127 ?
+			 "%c" : "\\x%02x", (unsigned char)*p);
+	w_printf(w, "%*s", 16 - (int)strlen(comm) > 0 ?
+		 16 - (int)strlen(comm) : 0, "");
+}
+
+static void w_histogram(struct writer *w, const struct latency *l)
+{
+	uint64_t most = 0;
+	int b, lo = -1, hi = -1;
+
+	for (b = 0; b < REPORT_BUCKETS; b++)
+		if (l->hist[b]) {
+			if (lo < 0)
+				lo = b;
+			hi = b;
+			if (l->hist[b] > most)
+				most = l->hist[b];
+		}
+	for (b = lo; lo >= 0 && b <= hi; b++) {
+		char bar[41];
+		size_t len = (size_t)((l->hist[b] * 40 + most - 1) / most);
+
+		memset(bar, '#', len);
+		bar[len] = '\0';
+		w_printf(w, "    %20llu ns %12llu %s\n",
+			 b ? 1ull << b : 0ull, (unsigned long long)l->hist[b],
+			 bar);
+	}
+}
+
+int report_write(const struct report *r, int fd)
+{
+	struct writer *w = calloc(1, sizeof(*w));
+	const struct latency *l;
+	bool header = false;
+	size_t i;
+	int ret;
+
+	if (!w)
+		return -ENOMEM;
+	w->fd = fd;
+	w_printf(w, "# lket-b2a latency report; times in microseconds\n");
+	w_printf(w, "# unmatched: entries never returned (requests never completed) / returns without entry (stages without beginning)\n");
+	w_printf(w, "\nper event\n%-40s %10s %18s %18s %18s %18s %18s %18s %18s %s\n",
+		 "event", "count", "total", "min", "mean", "p50", "p90", "p99",
+		 "max", "unmatched");
+	for (i = 0; i < r->nout; i++) {
+		l = &r->out[i];
+		if (l->per_process && !header) {
+			w_printf(w, "\nper process\n%-40s %8s %-16s %10s %18s %18s %18s %18s %18s %18s %18s\n",
+				 "event", "pid", "comm", "count", "total", "min",
+				 "mean", "p50", "p90", "p99", "max");
+			header = true;
+		}
+		w_printf(w, "%-40s", l->what);
+		if (l->per_process) {
+			if (l->pid >= 0)
+				w_printf(w, " %8d", l->pid);
+			else
+				w_printf(w, " %8s", "-");
+			w_comm(w, l->comm);
+		}
+		w_printf(w, " %10llu", (unsigned long long)l->count);
+		w_us(w, l->total);
+		w_us(w, l->min);
+		w_us(w, l->mean);
+		w_us(w, l->p50);
+		w_us(w, l->p90);
+		w_us(w, l->p99);
+		w_us(w, l->max);
+		if (!l->per_process)
+			w_printf(w, " %llu/%llu",
+				 (unsigned long long)l->unmatched_begin,
+				 (unsigned long long)l->unmatched_end);
+		w_printf(w, "\n");
+		w_histogram(w, l);
+	}
+	w_flush(w);
+	ret = w->error;
+	free(w);
+	return ret;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report.h - latencies: entry/return pairs per thread and request
+ * lifecycles per request address, with count, total, min, mean,
+ * percentiles, max and a log2 histogram, per event and per process.
+ *
+ * Pairs: an event "X.entry" of the groups syscall, iosyscall, aio, sunrpc,
+ * nfs and nfsd is paired with the next "X.return" of the same thread
+ * (system calls also by syscall_name).  Lifecycles, by request_addr:
+ * ioscheduler add -> dispatch (elv_next_request.return) -> complete, and
+ * scsi ioentry -> iodispatching -> iodone -> iocompleted.  What does not
+ * pair up is counted, never guessed: an entry whose thread enters again
+ * or never returns, a return with no entry, a request stage with no
+ * beginning, a request that never completes.
+ *
+ * The report sees every event, filtered or not, so that filters cut no
+ * pair in two; a latency counts when one of its ends passed the filter.
+ * Every latency is kept (8 bytes each) for exact percentiles.
+ */
+#ifndef LKET_REPORT_H
+#define LKET_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decode.h"
+#include "procmap.h"
+
+#define REPORT_BUCKETS	64	/* log2 of ns: bucket k holds [2^k, 2^(k+1)) */
+
+struct latency {
+	const char *what;	/* "syscall(openat)", "scsi ioentry->iodone" */
+	bool per_process;	/* else all processes together */
+	int32_t pid;		/* -1: not known */
+	char comm[PROC_COMM_LEN + 1];	/* as last seen; "" not known */
+	uint64_t count, total, min, max, p50, p90, p99;
+	uint64_t mean;		/* total / count, rounded down */
+	uint64_t unmatched_begin;	/* entries never returned; requests
+					   never completed (per event only) */
+	uint64_t unmatched_end;	/* returns without entry; stages without
+				   beginning (per event only) */
+	uint64_t hist[REPORT_BUCKETS];
+};
+
+struct report;
+
+int report_new(struct report **r);
+void report_free(struct report *r);
+/* Every decoded event, in time order; selected: it passed the filter. */
+int report_event(struct report *r, const struct event *ev,
+		 const struct proc *proc, bool selected);
+/* End of trace: what is still pending is unmatched; sort, sum up. */
+int report_finish(struct report *r);
+/* After report_finish: per event first (sorted by name), then per
+ * process (by name, then pid). */
+size_t report_count(const struct report *r);
+const struct latency *report_get(const struct report *r, size_t i);
+/* The text report (format in lket-b2a(1)). */
+int report_write(const struct report *r, int fd);
+
+#endif

@@ -87,6 +87,25 @@ static bool hex_name(const char *name)
 	       ends_with(name, "_fh2");
 }
 
+/*
+ * Names go into every output unquoted (lket.out's name=value, SQL column
+ * and table names): letters, digits and '_', and '.' between the parts of
+ * an event name.
+ */
+static bool valid_name(const char *s, size_t len, bool dotted)
+{
+	size_t i;
+
+	if (!len || s[0] == '.' || s[len - 1] == '.')
+		return false;
+	for (i = 0; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_' ||
+		      (dotted && s[i] == '.')))
+			return false;
+	return true;
+}
+
 static size_t count_tokens(const char *s)
 {
 	size_t n = *s ? 1 : 0;
@@ -130,7 +149,7 @@ static int parse_fields(struct field_list *fl, const char *fmt,
 			ne = nm + strlen(nm);
 		type = parse_type(t, (size_t)(te - t));
 		nlen = (size_t)(ne - nm);
-		if (type < 0 || nlen == 0 || nlen > 200)
+		if (type < 0 || nlen > 200 || !valid_name(nm, nlen, false))
 			goto invalid;
 		fl->f[i].type = (uint8_t)type;
 		fl->f[i].name = p;
@@ -190,12 +209,13 @@ int meta_name(struct meta *m, unsigned int group, unsigned int hook,
 		return -ENOMEM;
 	if (e->named)
 		return strcmp(e->name, name) ? -EEXIST : 0;
-	if (len == 0 || len > 200)
+	if (len > 200 || !valid_name(name, len, true))
 		return -EINVAL;
-	copy = malloc(len + 1);
+	/* zero-padded: printers copy META_NAME_PAD bytes when it fits */
+	copy = calloc(1, len + 1 + META_NAME_PAD);
 	if (!copy)
 		return -ENOMEM;
-	memcpy(copy, name, len + 1);
+	memcpy(copy, name, len);
 	free((char *)e->name);
 	e->name = copy;
 	e->name_len = (uint8_t)len;

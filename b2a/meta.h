@@ -16,6 +16,8 @@
 
 #define META_MAX_FIELDS	64
 #define FIELD_PREFIX_PAD	32
+/* event names are allocated with this many zero bytes after them */
+#define META_NAME_PAD	64
 
 struct field {
 	uint8_t type;		/* enum lket_field_type */

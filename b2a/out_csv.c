@@ -22,10 +22,7 @@
 #define CSV_HEADER	"time,cpu,tid,pid,comm,event,name,value\n"
 
 struct csv {
-	struct output o;
-	struct outbuf ob;
-	struct text_options opt;
-	struct timefmt time;
+	struct line_output lo;	/* first: the output is freed through it */
 	bool header_done;
 };
 
@@ -35,10 +32,10 @@ static int csv_header(struct csv *c)
 
 	if (c->header_done)
 		return 0;
-	ret = outbuf_room(&c->ob, sizeof(CSV_HEADER));
+	ret = outbuf_room(&c->lo.ob, sizeof(CSV_HEADER));
 	if (ret)
 		return ret;
-	outbuf_mem(&c->ob, CSV_HEADER, sizeof(CSV_HEADER) - 1);
+	outbuf_mem(&c->lo.ob, CSV_HEADER, sizeof(CSV_HEADER) - 1);
 	c->header_done = true;
 	return 0;
 }
@@ -55,14 +52,14 @@ static int csv_event(struct output *o, const struct event *ev,
 
 	for (v = ev->v; v < end; v++)
 		room += 2 * (size_t)v->f->prefix_len + OUTBUF_NUM_MAX + 8;
-	if (room > (size_t)(c->ob.end - c->ob.buf))
+	if (room > (size_t)(c->lo.ob.end - c->lo.ob.buf))
 		return -E2BIG;
 	ret = csv_header(c);
 	if (!ret)
-		ret = outbuf_room(&c->ob, room);
+		ret = outbuf_room(&c->lo.ob, room);
 	if (ret)
 		return ret;
-	p = timefmt_put(&c->time, c->ob.p, ev->rec->timestamp);
+	p = timefmt_put(&c->lo.time, c->lo.ob.p, ev->rec->timestamp);
 	*p++ = ',';
 	p = fmt_u64(p, ev->cpu);
 	*p++ = ',';
@@ -74,7 +71,7 @@ static int csv_event(struct output *o, const struct event *ev,
 	if (proc && proc->comm_len)
 		p = outfmt_csv_cell(p, proc->comm, proc->comm_len);
 	*p++ = ',';
-	p = outfmt_event_name(p, ev, c->opt.ids, c->opt.no_names);
+	p = outfmt_event_name(p, ev, c->lo.opt.ids, c->lo.opt.no_names);
 	for (v = ev->v; v < end; v++) {
 		*p++ = ',';
 		p = outfmt_csv_cell(p, v->f->name, strlen(v->f->name));
@@ -89,18 +86,12 @@ static int csv_event(struct output *o, const struct event *ev,
 			p = fmt_i64(p, v->i);
 	}
 	if (ev->raw_len) {
-		static const char hex[] = "0123456789abcdef";
-		uint32_t i;
-
 		memcpy(p, ",raw,", 5);
 		p += 5;
-		for (i = 0; i < ev->raw_len; i++) {
-			*p++ = hex[ev->raw[i] >> 4];
-			*p++ = hex[ev->raw[i] & 15];
-		}
+		p = fmt_hexdump(p, ev->raw, ev->raw_len);
 	}
 	*p++ = '\n';
-	c->ob.p = p;
+	c->lo.ob.p = p;
 	return 0;
 }
 
@@ -112,10 +103,10 @@ static int csv_lost(struct output *o, const struct seq_gap *g)
 
 	ret = csv_header(c);
 	if (!ret)
-		ret = outbuf_room(&c->ob, 256);
+		ret = outbuf_room(&c->lo.ob, 256);
 	if (ret)
 		return ret;
-	p = timefmt_put(&c->time, c->ob.p, g->after_ts);
+	p = timefmt_put(&c->lo.time, c->lo.ob.p, g->after_ts);
 	memcpy(p, ",,,,,lket.lost,count,", 21);
 	p = fmt_u64(p + 21, (uint64_t)(g->last - g->first) + 1);
 	memcpy(p, ",first_seq,", 11);
@@ -124,27 +115,11 @@ static int csv_lost(struct output *o, const struct seq_gap *g)
 	p = fmt_u64(p + 10, g->last);
 	if (g->before_ts) {
 		memcpy(p, ",until,", 7);
-		p = timefmt_put(&c->time, p + 7, g->before_ts);
+		p = timefmt_put(&c->lo.time, p + 7, g->before_ts);
 	}
 	*p++ = '\n';
-	c->ob.p = p;
+	c->lo.ob.p = p;
 	return 0;
-}
-
-static int csv_finish(struct output *o)
-{
-	struct csv *c = (struct csv *)o;
-	int ret = csv_header(c);
-
-	return ret ? ret : outbuf_flush(&c->ob);
-}
-
-static void csv_free(struct output *o)
-{
-	struct csv *c = (struct csv *)o;
-
-	outbuf_free(&c->ob);
-	free(c);
 }
 
 int output_csv_new(struct output **o, int fd, const struct text_options *opt)
@@ -154,17 +129,13 @@ int output_csv_new(struct output **o, int fd, const struct text_options *opt)
 
 	if (!c)
 		return -ENOMEM;
-	ret = outbuf_init(&c->ob, fd, CSV_BUFFER);
+	ret = line_output_init(&c->lo, fd, opt, CSV_BUFFER);
 	if (ret) {
 		free(c);
 		return ret;
 	}
-	c->opt = *opt;
-	timefmt_init(&c->time, opt->time, &c->o.trace);
-	c->o.event = csv_event;
-	c->o.lost = csv_lost;
-	c->o.finish = csv_finish;
-	c->o.free = csv_free;
-	*o = &c->o;
+	c->lo.o.event = csv_event;
+	c->lo.o.lost = csv_lost;
+	*o = &c->lo.o;
 	return 0;
 }

@@ -20,10 +20,7 @@
 #define JSON_BUFFER	(1u << 20)
 
 struct json {
-	struct output o;
-	struct outbuf ob;
-	struct text_options opt;
-	struct timefmt time;
+	struct line_output lo;	/* first: the output is freed through it */
 };
 
 static char *put_lit(char *p, const char *s)
@@ -40,7 +37,7 @@ static char *put_time(struct json *j, char *p, uint64_t ts)
 	p = put_lit(p, "\"ts\":");
 	p = fmt_u64(p, ts);
 	p = put_lit(p, ",\"time\":\"");
-	p = timefmt_put(&j->time, p, ts);
+	p = timefmt_put(&j->lo.time, p, ts);
 	*p++ = '"';
 	return p;
 }
@@ -57,12 +54,12 @@ static int json_event(struct output *o, const struct event *ev,
 
 	for (v = ev->v; v < end; v++)
 		room += 6 * (size_t)v->f->prefix_len + OUTBUF_NUM_MAX + 8;
-	if (room > (size_t)(j->ob.end - j->ob.buf))
+	if (room > (size_t)(j->lo.ob.end - j->lo.ob.buf))
 		return -E2BIG;
-	ret = outbuf_room(&j->ob, room);
+	ret = outbuf_room(&j->lo.ob, room);
 	if (ret)
 		return ret;
-	p = j->ob.p;
+	p = j->lo.ob.p;
 	*p++ = '{';
 	p = put_time(j, p, ev->rec->timestamp);
 	p = put_lit(p, ",\"cpu\":");
@@ -83,7 +80,7 @@ static int json_event(struct output *o, const struct event *ev,
 		p = put_lit(p, "null");
 	}
 	p = put_lit(p, ",\"event\":\"");
-	p = outfmt_event_name(p, ev, j->opt.ids, j->opt.no_names);
+	p = outfmt_event_name(p, ev, j->lo.opt.ids, j->lo.opt.no_names);
 	p = put_lit(p, "\",\"fields\":{");
 	for (v = ev->v; v < end; v++) {
 		if (v != ev->v)
@@ -107,19 +104,13 @@ static int json_event(struct output *o, const struct event *ev,
 	}
 	*p++ = '}';
 	if (ev->raw_len) {
-		static const char hex[] = "0123456789abcdef";
-		uint32_t i;
-
 		p = put_lit(p, ",\"raw\":\"");
-		for (i = 0; i < ev->raw_len; i++) {
-			*p++ = hex[ev->raw[i] >> 4];
-			*p++ = hex[ev->raw[i] & 15];
-		}
+		p = fmt_hexdump(p, ev->raw, ev->raw_len);
 		*p++ = '"';
 	}
 	*p++ = '}';
 	*p++ = '\n';
-	j->ob.p = p;
+	j->lo.ob.p = p;
 	return 0;
 }
 
@@ -129,10 +120,10 @@ static int json_lost(struct output *o, const struct seq_gap *g)
 	char *p;
 	int ret;
 
-	ret = outbuf_room(&j->ob, 512);
+	ret = outbuf_room(&j->lo.ob, 512);
 	if (ret)
 		return ret;
-	p = j->ob.p;
+	p = j->lo.ob.p;
 	*p++ = '{';
 	p = put_time(j, p, g->after_ts);
 	p = put_lit(p, ",\"cpu\":null,\"tid\":null,\"pid\":null,\"comm\":null,\"event\":\"lket.lost\",\"fields\":{\"count\":");
@@ -145,25 +136,12 @@ static int json_lost(struct output *o, const struct seq_gap *g)
 		p = put_lit(p, ",\"until_ts\":");
 		p = fmt_u64(p, g->before_ts);
 		p = put_lit(p, ",\"until\":\"");
-		p = timefmt_put(&j->time, p, g->before_ts);
+		p = timefmt_put(&j->lo.time, p, g->before_ts);
 		*p++ = '"';
 	}
 	p = put_lit(p, "}}\n");
-	j->ob.p = p;
+	j->lo.ob.p = p;
 	return 0;
-}
-
-static int json_finish(struct output *o)
-{
-	return outbuf_flush(&((struct json *)o)->ob);
-}
-
-static void json_free(struct output *o)
-{
-	struct json *j = (struct json *)o;
-
-	outbuf_free(&j->ob);
-	free(j);
 }
 
 int output_json_new(struct output **o, int fd, const struct text_options *opt)
@@ -173,17 +151,13 @@ int output_json_new(struct output **o, int fd, const struct text_options *opt)
 
 	if (!j)
 		return -ENOMEM;
-	ret = outbuf_init(&j->ob, fd, JSON_BUFFER);
+	ret = line_output_init(&j->lo, fd, opt, JSON_BUFFER);
 	if (ret) {
 		free(j);
 		return ret;
 	}
-	j->opt = *opt;
-	timefmt_init(&j->time, opt->time, &j->o.trace);
-	j->o.event = json_event;
-	j->o.lost = json_lost;
-	j->o.finish = json_finish;
-	j->o.free = json_free;
-	*o = &j->o;
+	j->lo.o.event = json_event;
+	j->lo.o.lost = json_lost;
+	*o = &j->lo.o;
 	return 0;
 }

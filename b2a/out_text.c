@@ -28,10 +28,7 @@ struct proc_text {
 };
 
 struct text {
-	struct output o;
-	struct outbuf ob;
-	struct text_options opt;
-	struct timefmt time;
+	struct line_output lo;	/* first: the output is freed through it */
 	struct proc_text procs[PROC_CACHE];
 };
 
@@ -52,7 +49,7 @@ static char *put_proc(struct text *t, char *p, uint32_t tid,
 			e = fmt_u64(e, (uint64_t)proc->pid);
 		else
 			*e++ = '-';
-		if (!t->opt.no_comm) {
+		if (!t->lo.opt.no_comm) {
 			*e++ = ' ';
 			if (proc && proc->comm_len)
 				e = fmt_escaped(e, proc->comm, proc->comm_len, 1);
@@ -75,7 +72,8 @@ static int text_event(struct output *o, const struct event *ev,
 	/* a bound, not a count: every record byte yields at most 4
 	 * characters of a string, every value at most its prefix and a
 	 * number */
-	size_t room = 256 + sizeof(t->procs[0].text) + 4 * ev->rec->size +
+	size_t room = 64 + OUTFMT_TIME_MAX + OUTFMT_NAME_MAX + META_NAME_PAD +
+		      sizeof(t->procs[0].text) + 4 * ev->rec->size +
 		      (size_t)ev->nvalues * (FIELD_PREFIX_PAD + OUTBUF_NUM_MAX);
 	char *p;
 	int ret;
@@ -83,17 +81,17 @@ static int text_event(struct output *o, const struct event *ev,
 	for (; v < end; v++)
 		if (v->f->prefix_len > FIELD_PREFIX_PAD)
 			room += v->f->prefix_len;
-	if (room > (size_t)(t->ob.end - t->ob.buf))
+	if (room > (size_t)(t->lo.ob.end - t->lo.ob.buf))
 		return -E2BIG;
-	ret = outbuf_room(&t->ob, room);
+	ret = outbuf_room(&t->lo.ob, room);
 	if (ret)
 		return ret;
-	p = timefmt_put(&t->time, t->ob.p, ev->rec->timestamp);
+	p = timefmt_put(&t->lo.time, t->lo.ob.p, ev->rec->timestamp);
 	*p++ = ' ';
 	p = fmt_u64(p, ev->cpu);
 	p = put_proc(t, p, ev->tid, proc);
 	*p++ = ' ';
-	p = outfmt_event_name(p, ev, t->opt.ids, t->opt.no_names);
+	p = outfmt_event_name(p, ev, t->lo.opt.ids, t->lo.opt.no_names);
 
 	for (v = ev->v; v < end; v++) {
 		if (v->f->prefix_len <= FIELD_PREFIX_PAD)
@@ -115,18 +113,12 @@ static int text_event(struct output *o, const struct event *ev,
 		}
 	}
 	if (ev->raw_len) {
-		static const char hex[] = "0123456789abcdef";
-		uint32_t i;
-
 		memcpy(p, " raw=", 5);
 		p += 5;
-		for (i = 0; i < ev->raw_len; i++) {
-			*p++ = hex[ev->raw[i] >> 4];
-			*p++ = hex[ev->raw[i] & 15];
-		}
+		p = fmt_hexdump(p, ev->raw, ev->raw_len);
 	}
 	*p++ = '\n';
-	t->ob.p = p;
+	t->lo.ob.p = p;
 	return 0;
 }
 
@@ -136,12 +128,12 @@ static int text_lost(struct output *o, const struct seq_gap *g)
 	char *p;
 	int ret;
 
-	ret = outbuf_room(&t->ob, 256);
+	ret = outbuf_room(&t->lo.ob, 256);
 	if (ret)
 		return ret;
-	p = timefmt_put(&t->time, t->ob.p, g->after_ts);
+	p = timefmt_put(&t->lo.time, t->lo.ob.p, g->after_ts);
 	/* CPU TID PID and, unless -C, COMM: none of them known */
-	if (t->opt.no_comm) {
+	if (t->lo.opt.no_comm) {
 		memcpy(p, " - - - lket.lost count=", 23);
 		p += 23;
 	} else {
@@ -155,24 +147,11 @@ static int text_lost(struct output *o, const struct seq_gap *g)
 	p = fmt_u64(p + 10, g->last);
 	if (g->before_ts) {
 		memcpy(p, " until=", 7);
-		p = timefmt_put(&t->time, p + 7, g->before_ts);
+		p = timefmt_put(&t->lo.time, p + 7, g->before_ts);
 	}
 	*p++ = '\n';
-	t->ob.p = p;
+	t->lo.ob.p = p;
 	return 0;
-}
-
-static int text_finish(struct output *o)
-{
-	return outbuf_flush(&((struct text *)o)->ob);
-}
-
-static void text_free(struct output *o)
-{
-	struct text *t = (struct text *)o;
-
-	outbuf_free(&t->ob);
-	free(t);
 }
 
 int output_text_new(struct output **o, int fd, const struct text_options *opt)
@@ -182,17 +161,13 @@ int output_text_new(struct output **o, int fd, const struct text_options *opt)
 
 	if (!t)
 		return -ENOMEM;
-	ret = outbuf_init(&t->ob, fd, TEXT_BUFFER);
+	ret = line_output_init(&t->lo, fd, opt, TEXT_BUFFER);
 	if (ret) {
 		free(t);
 		return ret;
 	}
-	t->opt = *opt;
-	timefmt_init(&t->time, opt->time, &t->o.trace);
-	t->o.event = text_event;
-	t->o.lost = text_lost;
-	t->o.finish = text_finish;
-	t->o.free = text_free;
-	*o = &t->o;
+	t->lo.o.event = text_event;
+	t->lo.o.lost = text_lost;
+	*o = &t->lo.o;
 	return 0;
 }

@@ -96,6 +96,18 @@ char *fmt_hex(char *p, uint64_t v)
 	return p + n;
 }
 
+char *fmt_hexdump(char *p, const uint8_t *bytes, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		*p++ = hex[bytes[i] >> 4];
+		*p++ = hex[bytes[i] & 15];
+	}
+	return p;
+}
+
 char *fmt_u64_pad(char *p, uint64_t v, int width)
 {
 	char *q = p + width;

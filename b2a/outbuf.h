@@ -49,6 +49,7 @@ static inline void outbuf_char(struct outbuf *ob, char c)
 char *fmt_u64(char *p, uint64_t v);
 char *fmt_i64(char *p, int64_t v);
 char *fmt_hex(char *p, uint64_t v);	/* "0x..." */
+char *fmt_hexdump(char *p, const uint8_t *bytes, size_t len);	/* 2 * len */
 char *fmt_u64_pad(char *p, uint64_t v, int width);	/* zero-padded */
 
 /* Append len bytes of s, escaping what would break a line or a field:

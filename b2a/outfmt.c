@@ -1,10 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "meta.h"
 #include "outbuf.h"
 #include "outfmt.h"
+
+static int line_output_finish(struct output *o)
+{
+	return outbuf_flush(&((struct line_output *)o)->ob);
+}
+
+static void line_output_free(struct output *o)
+{
+	struct line_output *lo = (struct line_output *)o;
+
+	outbuf_free(&lo->ob);
+	free(lo);
+}
+
+int line_output_init(struct line_output *lo, int fd,
+		     const struct text_options *opt, size_t buffer)
+{
+	int ret = outbuf_init(&lo->ob, fd, buffer);
+
+	if (ret)
+		return ret;
+	lo->opt = *opt;
+	timefmt_init(&lo->time, opt->time, &lo->o.trace);
+	lo->o.finish = line_output_finish;
+	lo->o.free = line_output_free;
+	return 0;
+}
 
 void timefmt_init(struct timefmt *tf, enum time_format format,
 		  const struct trace_info *const *trace)
@@ -84,7 +112,11 @@ char *outfmt_event_name(char *p, const struct event *ev, bool ids,
 	if (no_names)
 		return put_ids(p, ev);
 	if (named) {
-		memcpy(p, ev->meta->name, ev->meta->name_len);
+		/* a fixed size: a variable one compiles to a slow rep movs */
+		if (ev->meta->name_len <= META_NAME_PAD)
+			memcpy(p, ev->meta->name, META_NAME_PAD);
+		else
+			memcpy(p, ev->meta->name, ev->meta->name_len);
 		p += ev->meta->name_len;
 	} else {
 		name = meta_catalogue_name(ev->group, ev->hook);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "decode.h"
+#include "outbuf.h"
 #include "output.h"
 
 /* Longest time text: a wall-clock date with nanoseconds, or a number. */
@@ -28,6 +29,21 @@ struct timefmt {
 	char sec_text[24];	/* "5." */
 	uint8_t sec_len;
 };
+
+/*
+ * What the line outputs (text, JSON, CSV) share: each embeds this as the
+ * first member of its own state, allocated zeroed, and sets o.event and
+ * o.lost; finish flushes, free releases the whole object.
+ */
+struct line_output {
+	struct output o;
+	struct outbuf ob;
+	struct text_options opt;
+	struct timefmt time;
+};
+
+int line_output_init(struct line_output *lo, int fd,
+		     const struct text_options *opt, size_t buffer);
 
 void timefmt_init(struct timefmt *tf, enum time_format format,
 		  const struct trace_info *const *trace);

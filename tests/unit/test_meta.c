@@ -249,6 +249,24 @@ static void test_name(void **state)
 	assert_int_equal(meta_name(m, 0, 1, "my.header"), -EEXIST);
 }
 
+/* Names go unquoted into lket.out and SQL: only identifier characters. */
+static void test_unsafe_names(void **state)
+{
+	struct meta *m = *state;
+
+	assert_int_equal(meta_register(m, 9, 3, false, "INT8", "a b"), -EINVAL);
+	assert_int_equal(meta_register(m, 9, 3, false, "INT8", "a=b"), -EINVAL);
+	assert_int_equal(meta_register(m, 9, 3, false, "INT8", "x;drop"), -EINVAL);
+	assert_int_equal(meta_register(m, 9, 3, false, "INT8", "a.b"), -EINVAL);
+	assert_null(meta_get(m, 9, 3));
+	assert_int_equal(meta_name(m, 9, 3, "a\"b"), -EINVAL);
+	assert_int_equal(meta_name(m, 9, 3, ".aio"), -EINVAL);
+	assert_int_equal(meta_name(m, 9, 3, "aio."), -EINVAL);
+	assert_int_equal(meta_name(m, 9, 3, "aio io"), -EINVAL);
+	assert_null(meta_get(m, 9, 3));
+	assert_int_equal(meta_name(m, 9, 3, "aio.io_cancel_2"), 0);
+}
+
 static void test_catalogue_name(void **state)
 {
 	(void)state;
@@ -276,6 +294,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_hex_names, meta_setup,
 						meta_teardown),
 		cmocka_unit_test_setup_teardown(test_name, meta_setup,
+						meta_teardown),
+		cmocka_unit_test_setup_teardown(test_unsafe_names, meta_setup,
 						meta_teardown),
 		cmocka_unit_test(test_catalogue_name),
 	};

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nfs.c - the workload of tests/guest/nfs.sh: file operations with known
+ * names, sizes and offsets on an NFS mount.
+ *
+ *   nfs DIR PREFIX
+ *
+ * Prints "nfs: STEP key=value..." before each step so the test can tie
+ * trace records to steps; exits 0 when every call behaved as expected.
+ * Names: PREFIX "data" (8192 bytes of 'a', then 10 'x' at offset 4100),
+ * renamed to PREFIX "renamed"; PREFIX "node" (mknod); PREFIX "dir"
+ * (mkdir); PREFIX "missing" (never exists).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SIZE 8192
+
+static int failed;
+
+static void check(int ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "nfs: %s failed: %s\n", what, strerror(errno));
+		failed = 1;
+	}
+}
+
+static void drop_caches(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+
+	if (fd >= 0) {
+		check(write(fd, "3\n", 2) == 2, "drop_caches");
+		close(fd);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static char buf[SIZE], rbuf[SIZE];
+	char data[4096], renamed[4096], node[4096], dir[4096], missing[4096];
+	struct stat st, dst;
+	struct flock fl;
+	off_t off;
+	char *map;
+	DIR *d;
+	int fd, nul;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: nfs DIR PREFIX\n");
+		return 2;
+	}
+	snprintf(data, sizeof(data), "%s/%sdata", argv[1], argv[2]);
+	snprintf(renamed, sizeof(renamed), "%s/%srenamed", argv[1], argv[2]);
+	snprintf(node, sizeof(node), "%s/%snode", argv[1], argv[2]);
+	snprintf(dir, sizeof(dir), "%s/%sdir", argv[1], argv[2]);
+	snprintf(missing, sizeof(missing), "%s/%smissing", argv[1], argv[2]);
+	memset(buf, 'a', sizeof(buf));
+	check(stat(argv[1], &dst) == 0, "stat dir");
+	printf("nfs: start pid=%d dir_fileid=%llu\n", getpid(),
+	       (unsigned long long)dst.st_ino);
+
+	/* lookup of a name that does not exist */
+	printf("nfs: lookup name=%smissing\n", argv[2]);
+	check(stat(missing, &st) < 0 && errno == ENOENT, "stat missing");
+
+	/* create, open */
+	printf("nfs: create name=%sdata\n", argv[2]);
+	fd = open(data, O_CREAT | O_EXCL | O_RDWR, 0644);
+	check(fd >= 0, "open data");
+	check(fstat(fd, &st) == 0, "fstat");
+	printf("nfs: fileid name=%sdata fileid=%llu\n", argv[2],
+	       (unsigned long long)st.st_ino);
+
+	/* write 8192 bytes at 0, written back UNSTABLE, pages dropped while
+	 * they wait for a COMMIT, then fsync */
+	printf("nfs: write count=%d offset=0\n", SIZE);
+	check(write(fd, buf, SIZE) == SIZE, "write");
+	check(sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE) == 0, "sync_file_range write");
+	check(sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE) == 0, "sync_file_range wait");
+	printf("nfs: fadvise\n");
+	check(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0, "fadvise");
+	printf("nfs: fsync\n");
+	check(fsync(fd) == 0, "fsync");
+
+	/* read it back, uncached */
+	check(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0, "fadvise 2");
+	drop_caches();
+	printf("nfs: llseek offset=0 origin=0\n");
+	check(lseek(fd, 0, SEEK_SET) == 0, "lseek");
+	printf("nfs: read count=%d offset=0\n", SIZE);
+	check(read(fd, rbuf, SIZE) == SIZE && !memcmp(rbuf, buf, SIZE), "read");
+
+	/* a partial write into an uncached page: read-modify-write */
+	check(fsync(fd) == 0, "fsync 2");
+	check(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0, "fadvise 3");
+	drop_caches();
+	printf("nfs: pwrite count=10 offset=4100\n");
+	check(pwrite(fd, "xxxxxxxxxx", 10, 4100) == 10, "pwrite");
+	check(fsync(fd) == 0, "fsync 3");
+
+	/* mmap, dirty a byte, msync */
+	printf("nfs: mmap length=%d\n", SIZE);
+	map = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	check(map != MAP_FAILED, "mmap");
+	if (map != MAP_FAILED) {
+		check(map[4100] == 'x', "mmap contents");
+		map[0] = 'b';
+		check(msync(map, SIZE, MS_SYNC) == 0, "msync");
+		munmap(map, SIZE);
+	}
+
+	/* lock and unlock bytes 0..99 */
+	printf("nfs: lock start=0 len=100\n");
+	memset(&fl, 0, sizeof(fl));
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	fl.l_start = 0;
+	fl.l_len = 100;
+	check(fcntl(fd, F_SETLK, &fl) == 0, "lock");
+	fl.l_type = F_UNLCK;
+	check(fcntl(fd, F_SETLK, &fl) == 0, "unlock");
+
+	/* sendfile 4096 bytes from offset 0 to /dev/null */
+	printf("nfs: sendfile count=4096 offset=0\n");
+	nul = open("/dev/null", O_WRONLY);
+	off = 0;
+	check(nul >= 0 && sendfile(nul, fd, &off, 4096) == 4096, "sendfile");
+	if (nul >= 0)
+		close(nul);
+	printf("nfs: close\n");
+	check(close(fd) == 0, "close");
+
+	/* list the directory */
+	printf("nfs: readdir\n");
+	d = opendir(argv[1]);
+	check(d != NULL, "opendir");
+	if (d) {
+		while (readdir(d))
+			;
+		closedir(d);
+	}
+
+	/* rename, mknod, mkdir, remove */
+	printf("nfs: rename old=%sdata new=%srenamed\n", argv[2], argv[2]);
+	check(rename(data, renamed) == 0, "rename");
+	printf("nfs: mknod name=%snode\n", argv[2]);
+	check(mknod(node, S_IFREG | 0600, 0) == 0, "mknod");
+	printf("nfs: mkdir name=%sdir\n", argv[2]);
+	check(mkdir(dir, 0755) == 0, "mkdir");
+	printf("nfs: remove name=%srenamed\n", argv[2]);
+	check(unlink(renamed) == 0, "unlink renamed");
+	check(unlink(node) == 0, "unlink node");
+	check(rmdir(dir) == 0, "rmdir");
+	printf("nfs: done failed=%d\n", failed);
+	return failed;
+}

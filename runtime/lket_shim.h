@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lket_shim.h - the kernel side of LKET records.
+ *
+ * Embedded once, after lket_format.h, into the embedded-C block of the generated
+ * tapset/lket_catalogue.stp, so it becomes part of the one C file stap
+ * writes for a module: it may define state.  It sits after SystemTap's
+ * runtime (print buffer, transport), whose internals it uses.
+ *
+ * A record is written by one probe handler, on one CPU, with preemption
+ * disabled (SystemTap holds the per-CPU probe context):
+ *
+ *	lket_record_begin()	flush the CPU's print buffer if it holds
+ *				anything (metadata records: if it lacks
+ *				room for the largest), then reserve the
+ *				record head
+ *	hook fields		printf() by the generated writer
+ *	lket_record_sys_end()	sys_size (and total_size) = bytes so far
+ *	user fields		printf() in the user's probe body
+ *	lket_record_end()	total_size = bytes so far
+ *
+ * Because the head sits at offset 0 of the print buffer, it can be patched
+ * in place until the buffer is flushed.  SystemTap flushes at the end of
+ * every probe handler, and when a printf() does not fit in what is left of
+ * the buffer.  A record therefore MUST fit in the print buffer
+ * (STP_BUFFER_SIZE, 8192 bytes): if the user's probe body printf()s more
+ * than that, the buffer is flushed with the head still unfinished, the
+ * record is split and lket_record_end() finds its head gone; it counts
+ * that (lket_nr_split, reported when tracing stops) instead of patching
+ * bytes that are no longer there.  The unfinished head was sent with
+ * total_size == sys_size, so a reader treats the user fields as garbage
+ * between records and resynchronises.
+ *
+ * Everything here runs in probe context: no sleeping, no allocation, and
+ * bounded work (process_snapshot() is capped at LKET_SNAPSHOT_MAX tasks).
+ */
+#ifndef LKET_SHIM_H
+#define LKET_SHIM_H
+
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/utsname.h>
+
+/* "stap -D ASCII_TRACE": write text lines instead of binary records. */
+#ifdef ASCII_TRACE
+#define LKET_ASCII_TRACE	1
+#else
+#define LKET_ASCII_TRACE	0
+#endif
+
+/*
+ * The record clock, named in the trace header.  ktime_get_mono_fast_ns()
+ * is CLOCK_MONOTONIC read without the timekeeping seqlock: NMI-safe and
+ * comparable across CPUs.
+ */
+#define LKET_CLOCK_NAME		"mono"
+
+#ifndef LKET_SNAPSHOT_MAX
+#define LKET_SNAPSHOT_MAX	65536
+#endif
+
+/* Every record must fit in total_size, and in the print buffer. */
+#if STP_BUFFER_SIZE > LKET_RECORD_MAX
+#error "STP_BUFFER_SIZE is larger than an LKET record can be"
+#endif
+
+/* The record being written on a CPU, to recognise its head in the buffer. */
+struct lket_open_record {
+	struct lket_record_head *head;	/* in the print buffer */
+	u64 timestamp;
+	u64 id;
+	bool open;		/* begun, not yet ended */
+};
+
+static DEFINE_PER_CPU(struct lket_open_record, lket_open_record);
+
+/* Set last by LKET's begin probes: hooks write nothing before it. */
+static int lket_ready;
+/* The process draining the buffers (stapio, all its threads). */
+static pid_t lket_consumer_tgid;
+/* Records cut by a print buffer flush (see the top of this file). */
+static atomic_t lket_nr_split = ATOMIC_INIT(0);
+/* Tasks process_snapshot() did not record (LKET_SNAPSHOT_MAX). */
+static atomic_t lket_nr_snapshot_dropped = ATOMIC_INIT(0);
+
+static inline u64 lket_clock_ns(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
+/*
+ * Called from the first LKET begin probe, which runs in the stapio thread
+ * that started the module (SystemTap runs begin probes from its STP_START
+ * request): its thread group is the consumer.  Its tid is stp_pid(); the
+ * bulk-mode reader threads are other tids of the same thread group.
+ */
+static void lket_start(void)
+{
+	lket_consumer_tgid = current->tgid;
+	smp_store_release(&lket_ready, 0);
+}
+
+static void lket_set_ready(void)
+{
+	smp_store_release(&lket_ready, 1);
+}
+
+static inline bool lket_is_consumer(const struct task_struct *task)
+{
+	return task && task->tgid == READ_ONCE(lket_consumer_tgid);
+}
+
+/*
+ * Should a hook write nothing?  Before the metadata is out, and for what
+ * the consumer itself does.  In interrupt context "current" is just the
+ * task that was interrupted: an IO completion or a packet arriving while
+ * stapio runs is not stapio's doing, and is recorded.
+ */
+static inline bool lket_skip(void)
+{
+	return !smp_load_acquire(&lket_ready) ||
+	       (in_task() && lket_is_consumer(current));
+}
+
+#if LKET_ASCII_TRACE
+/*
+ * Event names for the text prefix, filled by _lket_event_desc() from the
+ * begin probes (one thread, before lket_set_ready()) and only read after.
+ */
+#define LKET_ASCII_NAMES	512
+#define LKET_ASCII_NAME_LEN	48
+
+struct lket_ascii_name {
+	u16 key;		/* group << 8 | hook */
+	char name[LKET_ASCII_NAME_LEN];
+};
+
+static struct lket_ascii_name lket_ascii_names[LKET_ASCII_NAMES];
+static unsigned int lket_nr_ascii_names;
+
+static void lket_ascii_name_add(unsigned int group, unsigned int hook,
+				const char *name)
+{
+	struct lket_ascii_name *n;
+
+	if (lket_nr_ascii_names >= LKET_ASCII_NAMES)
+		return;
+	n = &lket_ascii_names[lket_nr_ascii_names++];
+	n->key = (group & 0xff) << 8 | (hook & 0xff);
+	strscpy(n->name, name, sizeof(n->name));
+}
+
+static const char *lket_ascii_name(unsigned int group, unsigned int hook)
+{
+	u16 key = (group & 0xff) << 8 | (hook & 0xff);
+	unsigned int i;
+
+	for (i = 0; i < lket_nr_ascii_names; i++)
+		if (lket_ascii_names[i].key == key)
+			return lket_ascii_names[i].name;
+	return "?";
+}
+
+/*
+ * Text records are lines:
+ *	<ns> <cpu> <tid> <pid> <execname> <event.name>[ field=value...][user]
+ */
+static void lket_ascii_prefix(u64 ns, unsigned int group, unsigned int hook)
+{
+	_stp_printf("%llu %d %d %d %s %s", (unsigned long long)ns,
+		    (int)smp_processor_id(), (int)current->pid,
+		    (int)current->tgid, current->comm,
+		    lket_ascii_name(group, hook));
+}
+#else
+static inline void lket_ascii_name_add(unsigned int group, unsigned int hook,
+				       const char *name)
+{
+}
+#endif /* LKET_ASCII_TRACE */
+
+/*
+ * The head of the record open on this CPU and the length of the record so
+ * far, if the head is still where it was reserved; NULL if the print
+ * buffer was flushed since (the record was split).  SystemTap's print
+ * buffer is private to print.c, which comes after this file; only the
+ * functions print.h declares are used.  _stp_reserve_bytes() returns the
+ * end of what the buffer holds: reserving one byte and giving it back
+ * measures the record without writing anything.
+ */
+static struct lket_record_head *lket_open_head(struct lket_open_record *rec,
+					       size_t *len)
+{
+	struct lket_record_head *head = rec->head;
+	char *end = _stp_reserve_bytes(1);
+
+	if (!end)
+		return NULL;
+	_stp_unreserve_bytes(1);
+	if (end < (char *)head + LKET_RECORD_HEAD_SIZE ||
+	    head->magic != LKET_RECORD_MAGIC ||
+	    head->timestamp != rec->timestamp || head->id != rec->id)
+		return NULL;
+	*len = end - (char *)head;
+	return head;
+}
+
+/* Set total_size (and sys_size if sys) to the bytes written so far. */
+static void lket_record_mark(bool sys, bool close)
+{
+	struct lket_open_record *rec = this_cpu_ptr(&lket_open_record);
+	struct lket_record_head *head;
+	unsigned long flags;
+	size_t len;
+
+	if (!rec->open)
+		return;
+	if (LKET_ASCII_TRACE) {
+		if (close) {
+			_stp_print("\n");
+			rec->open = false;
+		}
+		return;
+	}
+	if (!_stp_print_trylock_irqsave(&flags))
+		return;
+	head = lket_open_head(rec, &len);
+	if (head) {
+		if (sys)
+			head->sys_size = len;
+		head->total_size = len;
+	} else {
+		atomic_inc(&lket_nr_split);
+		close = true;
+	}
+	if (close)
+		rec->open = false;
+	_stp_print_unlock_irqrestore(&flags);
+}
+
+static void lket_record_sys_end(void)
+{
+	lket_record_mark(true, false);
+}
+
+static void lket_record_end(void)
+{
+	lket_record_mark(false, true);
+}
+
+/* Room for the largest metadata record: a head, two IDs, two strings. */
+#define LKET_META_ROOM	(LKET_RECORD_HEAD_SIZE + 2 + 2 * MAXSTRINGLEN)
+
+static void lket_record_begin(unsigned int group, unsigned int hook)
+{
+	struct lket_open_record *rec = this_cpu_ptr(&lket_open_record);
+	struct lket_record_head *head;
+	unsigned long flags;
+	u64 ns = lket_clock_ns();
+
+	/*
+	 * A record left open (a "next" or an error in a probe body skipped
+	 * its _lket_record_end()) already has total_size == sys_size; in a
+	 * text trace it still needs its newline.
+	 */
+	if (rec->open)
+		lket_record_end();
+
+	if (LKET_ASCII_TRACE) {
+#if LKET_ASCII_TRACE
+		lket_ascii_prefix(ns, group, hook);
+#endif
+		rec->open = true;
+		return;
+	}
+
+	/*
+	 * Start the record where no buffer-full flush can split it.  Any
+	 * amount of user data may follow a hook's record: it starts an
+	 * empty print buffer.  Metadata records (group 0) have no user data
+	 * and are bounded by their two strings; written by the hundred at
+	 * start-up, they share buffers, with room kept for the largest
+	 * (reserving it flushes only when it is not there).
+	 */
+	if (group != 0)
+		_stp_print_flush();
+	if (!_stp_print_trylock_irqsave(&flags))
+		return;
+	if (group == 0 && _stp_reserve_bytes(LKET_META_ROOM))
+		_stp_unreserve_bytes(LKET_META_ROOM);
+	head = _stp_reserve_bytes(sizeof(*head));
+	if (head) {
+		head->magic = LKET_RECORD_MAGIC;
+		head->total_size = sizeof(*head);
+		head->sys_size = sizeof(*head);
+		head->flags = 0;
+		head->timestamp = ns;
+		head->id = LKET_ID(current->pid, group, hook,
+				   raw_smp_processor_id());
+		rec->head = head;
+		rec->timestamp = head->timestamp;
+		rec->id = head->id;
+		rec->open = true;
+	}
+	_stp_print_unlock_irqrestore(&flags);
+}
+
+/*
+ * process_snapshot(): one PROCESS_SNAPSHOT record per task (group 2,
+ * hook 1: tid, pid, ppid, process_name).  Written here rather than by the
+ * generated writer because a script loop over every task would exceed
+ * MAXACTION; the layout must match the catalogue entry.  Each record is
+ * reserved whole, so several share a print buffer without being split.
+ */
+#define LKET_SNAPSHOT_GROUP	2
+#define LKET_SNAPSHOT_HOOK	1
+
+static void lket_snapshot_task(struct task_struct *t)
+{
+	char comm[TASK_COMM_LEN];
+	u32 f[3];		/* tid, pid, ppid */
+	u64 ns = lket_clock_ns();
+
+	/* An unlocked copy, as tracepoints do; always NUL-terminated. */
+	memcpy(comm, t->comm, sizeof(comm));
+	comm[sizeof(comm) - 1] = '\0';
+	f[0] = t->pid;
+	f[1] = t->tgid;
+	f[2] = task_tgid_nr(rcu_dereference(t->real_parent));
+#if LKET_ASCII_TRACE
+	lket_ascii_prefix(ns, LKET_SNAPSHOT_GROUP, LKET_SNAPSHOT_HOOK);
+	_stp_printf(" tid=%d pid=%d ppid=%d process_name=\"%s\"\n",
+		    (int)f[0], (int)f[1], (int)f[2], comm);
+#else
+	{
+		struct lket_record_head *head;
+		size_t len = strlen(comm) + 1;
+		size_t size = sizeof(*head) + sizeof(f) + len;
+		unsigned long flags;
+		char *p;
+
+		if (!_stp_print_trylock_irqsave(&flags))
+			return;
+		p = _stp_reserve_bytes(size);
+		if (p) {
+			head = (struct lket_record_head *)p;
+			head->magic = LKET_RECORD_MAGIC;
+			head->total_size = size;
+			head->sys_size = size;
+			head->flags = 0;
+			head->timestamp = ns;
+			head->id = LKET_ID(current->pid, LKET_SNAPSHOT_GROUP,
+					   LKET_SNAPSHOT_HOOK,
+					   raw_smp_processor_id());
+			memcpy(p + sizeof(*head), f, sizeof(f));
+			memcpy(p + sizeof(*head) + sizeof(f), comm, len);
+		}
+		_stp_print_unlock_irqrestore(&flags);
+	}
+#endif
+}
+
+static void lket_process_snapshot(void)
+{
+	struct task_struct *p, *t;
+	unsigned int n = 0, dropped = 0;
+
+	lket_record_end();	/* close whatever this CPU has open */
+	rcu_read_lock();
+	for_each_process_thread(p, t) {
+		if (n < LKET_SNAPSHOT_MAX) {
+			lket_snapshot_task(t);
+			n++;
+		} else {
+			dropped++;
+			if (dropped > LKET_SNAPSHOT_MAX)
+				break;	/* bound the walk too */
+		}
+	}
+	rcu_read_unlock();
+	if (dropped)
+		atomic_add(dropped, &lket_nr_snapshot_dropped);
+}
+
+/* register_user_event() arguments: known types, as many names as types. */
+static const char *lket_check_fields(const char *fmt, const char *names)
+{
+	static const char *const types[] = {
+		"INT8", "INT16", "INT32", "INT64",
+		"UINT8", "UINT16", "UINT32", "UINT64", "STRING",
+	};
+	unsigned int nfmt = 0, nnames = 0, i;
+	const char *p, *end;
+	size_t len;
+
+	if (!*fmt)
+		return *names ? "names given for an empty format" : NULL;
+	for (p = fmt; ; p = end + 1) {
+		end = strchrnul(p, LKET_META_SEP);
+		len = end - p;
+		for (i = 0; i < ARRAY_SIZE(types); i++)
+			if (strlen(types[i]) == len && !strncmp(p, types[i], len))
+				break;
+		if (i == ARRAY_SIZE(types))
+			return "unknown field type (want INT8, INT16, INT32, INT64 or STRING)";
+		nfmt++;
+		if (!*end)
+			break;
+	}
+	for (p = names; ; p = end + 1) {
+		end = strchrnul(p, LKET_META_SEP);
+		if (end == p)
+			return "empty field name";
+		nnames++;
+		if (!*end)
+			break;
+	}
+	return nfmt == nnames ? NULL : "not as many names as field types";
+}
+
+#endif /* LKET_SHIM_H */

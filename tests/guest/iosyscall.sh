@@ -1,0 +1,100 @@
+#!/bin/sh
+# Guest test of the iosyscall group (tests/vm/README: the qemu guest).
+#
+#  1. build (host): every addevent.iosyscall.* hook in one module, and the
+#     hook list: stap -l lists exactly the catalogue's iosyscall hooks,
+#     lket(5)'s "senfile" spelling and the pair aliases;
+#  2. guest: the workload (tests/guest/workloads/iosyscall.c) calls each
+#     system call with distinct values, 64-bit and 32-bit (-m32: _llseek,
+#     sendfile, sendfile64), with bad addresses among them;
+#  3. host: lket-b2a decodes the traces; every call's entry record holds
+#     the values passed (fd, count, offset, whence, flags, mode, file
+#     name, addresses) and its return record the value returned.
+#
+# Exit 0 pass, 1 fail, 77 skipped (only with LKET_SKIP_GUEST=1).
+group=iosyscall
+. "$(cd "$(dirname "$0")" && pwd)/io-common.sh"
+rm -rf "$work"
+mkdir -p "$work" "$res"
+
+# ---- 1. build
+w=$work/iosyscall
+check "build: workload (64-bit)" \
+	gcc -O1 -Wall -Wextra -Werror -o "$w" "$top/tests/guest/workloads/iosyscall.c"
+if gcc -m32 -static -O1 -Wall -Wextra -Werror -o "$w"32 \
+	"$top/tests/guest/workloads/iosyscall.c" 2> "$work/m32.err"; then
+	ok "build: workload (32-bit, -m32)"; have32=yes
+else
+	echo "# no -m32 toolchain: the 32-bit checks (llseek) are left out"
+	cat "$work/m32.err"; have32=no
+fi
+check "build: every addevent.iosyscall hook, senfile too (stap -p4)" \
+	build_module lket_iosyscall \
+	'probe addevent.iosyscall {} probe addevent.iosyscall.senfile {}'
+[ -s "$work/lket_iosyscall.stap.err" ] && grep -i error "$work/lket_iosyscall.stap.err"
+
+catalogue_hooks iosyscall > "$work/hooks.cat"
+{ cat "$work/hooks.cat"; echo addevent.iosyscall.senfile.entry
+  echo addevent.iosyscall.senfile.return; } | sort > "$work/hooks.leaf"
+{ cat "$work/hooks.leaf"; sed 's/\.\(entry\|return\)$//' "$work/hooks.leaf"; } |
+	sort -u > "$work/hooks.want"
+hook_list iosyscall > "$work/hooks.got"
+if [ "$(wc -l < "$work/hooks.cat")" = 32 ] &&
+   diff -u "$work/hooks.want" "$work/hooks.got" > "$work/hooks.diff"; then
+	ok "hook list: stap -l 'addevent.iosyscall.**' = 32 hooks + senfile + pair aliases"
+else
+	nok "hook list differs (- want, + stap -l):"; cat "$work/hooks.diff"
+fi
+
+if [ "${LKET_SKIP_GUEST:-}" = 1 ]; then
+	echo "$group: $pass passed, $fail failed (guest part skipped: LKET_SKIP_GUEST=1)"
+	[ "$fail" = 0 ] && exit 77
+	exit 1
+fi
+[ -f "$work/lket_iosyscall.ko" ] || finish
+
+# ---- 2. guest
+cat > "$work/guest.sh" <<EOS
+set -u
+cd "$work"
+mkdir -p /tmp/io
+"$top/tools/lket-run-traced" -o "$res/t64" lket_iosyscall.ko -- "$w" /tmp/io > "$res/out64" 2> "$res/err64"
+echo "staprun64 rc=\$?"
+if [ "$have32" = yes ]; then
+	"$top/tools/lket-run-traced" -o "$res/t32" lket_iosyscall.ko -- "${w}32" /tmp/io > "$res/out32" 2> "$res/err32"
+	echo "staprun32 rc=\$?"
+fi
+exit 0
+EOS
+rc=0
+"$top/tests/vm/lket-vm" run --timeout "${LKET_VM_TIMEOUT:-600}" --results "$res" \
+	--script "$work/guest.sh" > "$work/guest.out" 2>&1 || rc=$?
+cat "$work/guest.out"
+[ "$rc" = 0 ] && ok "guest: ran the workloads, console clean" ||
+	nok "guest: lket-vm exit status $rc"
+
+# ---- 3. check
+for bits in 64 32; do
+	[ "$bits" = 32 ] && [ "$have32" = no ] && continue
+	if ! ls "$res/t$bits"_* > /dev/null 2>&1; then
+		nok "$bits-bit: no trace files"; continue
+	fi
+	decode -o "$res/t$bits.txt" "$res/t$bits" 2> "$res/b2a$bits.err" ||
+		nok "$bits-bit: lket-b2a failed: $(cat "$res/b2a$bits.err")"
+	awk -v group=iosyscall -v label="$bits-bit" -f "$top/tests/guest/io-expect.awk" \
+		"$res/out$bits" "$res/t$bits.txt" > "$res/check$bits"
+	while read -r verdict rest; do
+		case $verdict in
+		ok) ok "${rest#- }" ;;
+		*) nok "${rest#ok - }" ;;
+		esac
+	done < "$res/check$bits"
+done
+# every hook fired (llseek only from the 32-bit run)
+for h in $(sed 's/^addevent\.//' "$work/hooks.cat"); do
+	if [ "$have32" = no ] && case $h in *llseek*) true ;; *) false ;; esac; then
+		continue
+	fi
+	grep -Eq " $h( |$)" "$res"/t*.txt 2>/dev/null || nok "hook $h never fired"
+done
+finish

@@ -1,0 +1,145 @@
+#!/bin/sh
+# guest [GROUP...]: trace tests/tapset/workload.c in the qemu guest, one
+# module per group (default: the groups checked below), plus the
+# user-data example and a text (-D ASCII_TRACE) trace, all in one boot;
+# decode each binary trace with build/lket-b2a and check its lket.out
+# lines.  77 = skipped (LKET_SKIP_GUEST=1).
+. "$(dirname "$0")/lib.sh"
+
+[ "${LKET_SKIP_GUEST:-}" = 1 ] && skip "LKET_SKIP_GUEST=1"
+[ -x "$build/lket-b2a" ] || fail "$build/lket-b2a missing: run make"
+groups=${*:-syscall process signal tskdispatch pagefault}
+res=$work/res
+mkdir -p "$res"
+cd "$work"
+
+# ---- host: the workload and the modules
+${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -static -o workload \
+	"$top/tests/tapset/workload.c" || fail "cannot build the workload"
+mods=
+for g in $groups; do
+	lket_stap -p4 -m "lket_g_$g" -e "probe addevent.$g {}" >"stap-$g.out" 2>&1 ||
+		{ cat "stap-$g.out" >&2; fail "cannot build the $g module"; }
+	mods="$mods $g"
+done
+# lket(5)'s user-data example, on a hook of these groups: two fields
+# appended to every process.fork record.
+cat >userdata.stp <<'STP'
+probe register_event
+{
+	register_user_event(GROUP_PROCESS, HOOKID_PROCESS_FORK,
+			    "INT32:STRING", "prio:parent_comm")
+}
+probe addevent.process.fork
+{
+	printf("%4b%0s", $child->prio, kernel_string($parent->comm))
+}
+STP
+lket_stap -p4 -m lket_g_userdata userdata.stp >stap-userdata.out 2>&1 ||
+	{ cat stap-userdata.out >&2; fail "cannot build the user-data module"; }
+mods="$mods userdata"
+lket_stap -D ASCII_TRACE -p4 -m lket_g_ascii -e 'probe addevent.process {}' \
+	>stap-ascii.out 2>&1 ||
+	{ cat stap-ascii.out >&2; fail "cannot build the text-trace module"; }
+mods="$mods ascii"
+
+# ---- guest: one staprun -c per module; the consumer's pid is kept to
+# check that it traced nothing of itself.  Traces go to the guest's tmpfs
+# and are copied out afterwards: writes to the 9p results share are slow
+# enough under emulation to stall stapio's readers.
+{
+	echo 'set -u'
+	echo "cd '$work'"
+	echo 'mkdir -p /tmp/lket'
+	for m in $mods; do
+		echo "staprun -o '/tmp/lket/$m' -c './workload $m' lket_g_$m.ko >'$res/$m.stdout' 2>'$res/$m.stderr' &"
+		echo "echo \$! >'$res/$m.consumer'"
+		echo "wait \$! || echo 'staprun $m: status '\$?"
+		echo "cp /tmp/lket/$m* '$res/' && rm -f /tmp/lket/$m*"
+	done
+} >job.sh
+rc=0
+"$top/tests/vm/lket-vm" run --timeout "${LKET_VM_TIMEOUT:-600}" --results "$res" \
+	--script job.sh >guest.out 2>&1 || rc=$?
+[ $rc = 0 ] || { tail -n 30 guest.out >&2; fail "guest job failed (status $rc)"; }
+if grep 'status' guest.out >&2; then fail "staprun failed"; fi
+
+# ---- host: decode and check
+status=0
+check() {	# check MODULE DESCRIPTION EXTENDED-REGEXP [MIN]
+	n=$(grep -cE "$3" "$1.out" || true)
+	if [ "$n" -lt "${4:-1}" ]; then
+		echo "$name: $1: missing $2: /$3/ ($n lines)" >&2
+		status=1
+	fi
+}
+for m in $mods; do
+	[ "$m" = ascii ] && continue
+	"$build/lket-b2a" -o "$m.out" "$res/$m" 2>"$m.b2a.err" ||
+		{ cat "$m.b2a.err" >&2; echo "$name: $m: lket-b2a status $?" >&2; status=1; }
+	w=$(sed -n 's/^workload: pid \([0-9]*\) .*/\1/p' "$res/$m.stdout")
+	[ -n "$w" ] || { echo "$name: $m: workload did not run" >&2; status=1; continue; }
+	c=$(cat "$res/$m.consumer")
+	# Nothing of the consumer (stapio), but the snapshot's own records.
+	if awk -v c="$c" '$6 != "process.snapshot" && ($3 == c || $4 == c)' "$m.out" | grep -q .; then
+		echo "$name: $m: events of the consumer (pid $c) were traced" >&2
+		status=1
+	fi
+	W=" $w $w [^ ]+"
+	case $m in
+	syscall)
+		check "$m" "openat entry" "$W syscall\.entry syscall_name=\"openat\""
+		check "$m" "openat return" "$W syscall\.return syscall_name=\"openat\""
+		check "$m" "unlink entry" "$W syscall\.entry syscall_name=\"unlink\""
+		check "$m" "kill entry" "$W syscall\.entry syscall_name=\"kill\"" 3
+		;;
+	process|userdata)
+		check "$m" "the snapshot of init" " process\.snapshot tid=1 pid=1 ppid=0 "
+		kid=$(sed -n "s/.* $w $w [^ ]* process\.fork new_tid=\([0-9]*\) .*/\1/p" "$m.out" | head -n1)
+		check "$m" "the fork" "$W process\.fork new_tid=$kid new_pid=$kid ppid=$w"
+		[ "$m" = process ] && check "$m" "the child's execve" " $kid $kid [^ ]+ process\.execve pid=$kid new_process_name=\"[^\"]*/workload\""
+		[ "$m" = userdata ] && check "$m" "user data" "$W process\.fork new_tid=$kid new_pid=$kid ppid=$w prio=120 parent_comm=\"[^\"]*\""
+		;;
+	signal)
+		check "$m" "kill" "$W signal\.syskill\.entry pid=$w sig=10" 2
+		check "$m" "kill returns 0" "$W signal\.syskill\.return return=0" 2
+		check "$m" "kill returns -ESRCH" "$W signal\.syskill\.return return=-3"
+		check "$m" "tgkill" "$W signal\.systgkill\.entry tid=$w pid=$w sig=10"
+		check "$m" "tgkill returns 0" "$W signal\.systgkill\.return return=0"
+		check "$m" "tkill" "$W signal\.systkill\.entry pid=$w sig=10"
+		check "$m" "tkill returns 0" "$W signal\.systkill\.return return=0"
+		check "$m" "process-wide send" "$W signal\.send\.entry sig=10 shared=1 send2queue=0 pid=$w" 2
+		check "$m" "thread send" "$W signal\.send\.entry sig=10 shared=0 send2queue=0 pid=$w" 2
+		check "$m" "send returns" "$W signal\.send\.return return=0" 4
+		check "$m" "sigaction" "$W signal\.do_action\.entry sig=10 handler=0x[1-9a-f]"
+		check "$m" "sigaction returns" "$W signal\.do_action\.return return=0"
+		check "$m" "SIG_BLOCK" "$W signal\.procmask\.entry how=0 sigset=0x200"
+		check "$m" "SIG_UNBLOCK" "$W signal\.procmask\.entry how=1 sigset=0x200"
+		check "$m" "procmask returns" "$W signal\.procmask\.return return=0" 2
+		check "$m" "sigpending" "$W signal\.pending\.entry sigset_addr=[^ ]+ setsize=8"
+		check "$m" "sigpending returns" "$W signal\.pending\.return return=0"
+		;;
+	tskdispatch)
+		check "$m" "switch away from the workload" " tskdispatch\.ctxswitch prev_pid=$w next_pid=[0-9]+ prev_state=[0-9]+"
+		check "$m" "switch to the workload" " tskdispatch\.ctxswitch prev_pid=[0-9]+ next_pid=$w prev_state=[0-9]+"
+		check "$m" "idle" " 0 [^ ]+ [^ ]+ tskdispatch\.cpuidle current_pid=0"
+		;;
+	pagefault)
+		base=$(sed -n 's/^workload: pid [0-9]* pages 0x\([0-9a-f]*\)/\1/p' "$res/$m.stdout")
+		i=0
+		while [ $i -lt 16 ]; do
+			a=$(printf '%x' $((0x$base + i * 4096)))
+			check "$m" "the write fault on page $i" "$W pagefault memory_address=0x$a write_access=1"
+			i=$((i + 1))
+		done
+		;;
+	esac
+done
+# The text trace: lines "<ns> <cpu> <tid> <pid> <execname> <event> f=v..."
+w=$(sed -n 's/^workload: pid \([0-9]*\) .*/\1/p' "$res/ascii.stdout")
+cat "$res"/ascii_* >ascii.out 2>/dev/null || true
+check ascii "text fork line" "^[0-9]+ [0-9]+ $w $w workload process\.fork new_tid=[0-9]+ new_pid=[0-9]+ ppid=$w\$"
+check ascii "text snapshot line" "^[0-9]+ [0-9]+ [0-9]+ [0-9]+ [^ ]+ process\.snapshot tid=1 pid=1 ppid=0 process_name=\"[^\"]*\"\$"
+
+[ $status = 0 ] || fail "see above; traces in $work"
+note "PASS ($mods)"

@@ -138,6 +138,7 @@ $(BUILD)/bench-loop: bench/loop.c
 
 bench: $(BUILD)/lket-b2a $(BUILD)/lket-gen $(BUILD)/bench-loop
 	bench/run.sh $(BUILD)
+	bench/db.sh $(BUILD)
 	bench/peers.sh $(BUILD)
 	@bench/guest.sh $(BUILD); rc=$$?; [ $$rc = 0 ] || [ $$rc = 77 ]
 

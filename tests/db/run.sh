@@ -15,10 +15,11 @@ gen=$build/lket-gen
 work=$(mktemp -d /tmp/lket-db.XXXXXX)
 chmod 755 "$work"
 pass=0 fail=0
-pgdata= mnt=
+mnt=
+. "$(dirname "$0")/pg-cluster.sh"
 
 cleanup() {
-	if [ -n "$pgdata" ]; then as_pg "$pgbin/pg_ctl" -D "$pgdata" -m immediate stop > /dev/null 2>&1; fi
+	pg_stop
 	if [ -n "$mnt" ]; then umount "$mnt" 2> /dev/null; fi
 	rm -rf "$work"
 }
@@ -82,77 +83,64 @@ else
 fi
 
 # ---- PostgreSQL ---------------------------------------------------------
-pgbin=$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -1)
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u nobody -- "$@"; else "$@"; fi; }
 if [ "${LKET_SKIP_PG:-}" = 1 ]; then
 	echo "skip PostgreSQL (LKET_SKIP_PG=1)"
-elif [ -z "$pgbin" ]; then
-	bad "PostgreSQL is missing: tools/install-deps build"
+elif ! pg_start "$work"; then
+	bad "PostgreSQL: cannot start a cluster"
 else
-	mkdir pg && [ "$(id -u)" = 0 ] && chown nobody pg
-	pgdata=$work/pg/data
-	if ! as_pg "$pgbin/initdb" -D "$pgdata" -A trust -U lket -E UTF8 \
-		--no-sync > pg/initdb.log 2>&1 ||
-	   ! as_pg "$pgbin/pg_ctl" -D "$pgdata" -l "$work/pg/log" -w \
-		-o "-k $work/pg -c listen_addresses= -F" start > /dev/null 2>&1; then
-		cat pg/initdb.log pg/log 2> /dev/null | tail -20
-		pgdata=
-		bad "PostgreSQL: cannot start a cluster"
-	else
-		conn="host=$work/pg user=lket dbname=postgres"
-		q() { "$pgbin/psql" "$conn" -XAtq -c "$1" 2>&1; }
+	conn=$pgconn
+	q() { "$pgbin/psql" "$conn" -XAtq -c "$1" 2>&1; }
 
-		"$b2a" -q -f none --pg "$conn" t
-		check "pg: schema named after the trace, loaded" "$?" 1
-		check "pg: counts per event equal lket.out's" "$text_counts" \
-			"$(q "select replace(event, 'unknown', 'unknown[200:9]'), count(*) from t.events group by 1" | LC_ALL=C sort)"
-		check "pg: values" "openat getppid exit_group" \
-			"$(q "select syscall_name from t.syscall_entry order by time, cpu" | xargs)"
-		check "pg: values equal SQLite's" \
-			"$(sqlite3 -separator '|' t.db "select time, tid, pid, comm, filename, flags, mode from iosyscall_open_entry")" \
-			"$(q "select time, tid, pid, comm, filename, flags, mode from t.iosyscall_open_entry")"
-		check "pg: processes, lost, trace" "5|1|mono|t_0,t_1" \
-			"$(q "select (select count(*) from t.processes), (select sum(count) from t.lost), clock, replace(files, E'\n', ',') from t.trace")"
-		"$b2a" -q -f none --pg "$conn" t 2> err
-		check "pg: an existing schema is refused" "2 1" \
-			"$? $(grep -c 'schema t exists: give --replace' err)"
-		"$b2a" -q -f none --replace --event syscall --pg "$conn" t
-		check "pg: --replace reloads it (5 syscalls, 1 lost)" "6" \
-			"$(q "select count(*) from t.events")"
-		"$b2a" -q -f none --pg "$conn" --schema strings s
-		check "pg: invalid UTF-8 kept as \\xNN text" \
-			"$(printf 'x,y"z\\r|w\\v\001\177\360\237\230\200|\\xfe\\xff')" \
-			"$(q "select replace(replace(filename, E'\r', '\r'), E'\n', '|') from strings.iosyscall_open_entry")"
-		"$b2a" -q -f none --pg "$conn" --report l.report l
-		check "pg: latency as tables" "syscall(read)|100|50000|90000|99000" \
-			"$(q "select what, count, p50_ns, p90_ns, p99_ns from l.latency_by_event where what = 'syscall(read)'")"
-		"$b2a" -q -f none --pg "$conn" b
-		check "pg: 300k events" "$(wc -l < b.out)" "$(q "select count(*) from b.events")"
+	"$b2a" -q -f none --pg "$conn" t
+	check "pg: schema named after the trace, loaded" "$?" 1
+	check "pg: counts per event equal lket.out's" "$text_counts" \
+		"$(q "select replace(event, 'unknown', 'unknown[200:9]'), count(*) from t.events group by 1" | LC_ALL=C sort)"
+	check "pg: values" "openat getppid exit_group" \
+		"$(q "select syscall_name from t.syscall_entry order by time, cpu" | xargs)"
+	check "pg: values equal SQLite's" \
+		"$(sqlite3 -separator '|' t.db "select time, tid, pid, comm, filename, flags, mode from iosyscall_open_entry")" \
+		"$(q "select time, tid, pid, comm, filename, flags, mode from t.iosyscall_open_entry")"
+	check "pg: processes, lost, trace" "5|1|mono|t_0,t_1" \
+		"$(q "select (select count(*) from t.processes), (select sum(count) from t.lost), clock, replace(files, E'\n', ',') from t.trace")"
+	"$b2a" -q -f none --pg "$conn" t 2> err
+	check "pg: an existing schema is refused" "2 1" \
+		"$? $(grep -c 'schema t exists: give --replace' err)"
+	"$b2a" -q -f none --replace --event syscall --pg "$conn" t
+	check "pg: --replace reloads it (5 syscalls, 1 lost)" "6" \
+		"$(q "select count(*) from t.events")"
+	"$b2a" -q -f none --pg "$conn" --schema strings s
+	check "pg: invalid UTF-8 kept as \\xNN text" \
+		"$(printf 'x,y"z\\r|w\\v\001\177\360\237\230\200|\\xfe\\xff')" \
+		"$(q "select replace(replace(filename, E'\r', '\r'), E'\n', '|') from strings.iosyscall_open_entry")"
+	"$b2a" -q -f none --pg "$conn" --report l.report l
+	check "pg: latency as tables" "syscall(read)|100|50000|90000|99000" \
+		"$(q "select what, count, p50_ns, p90_ns, p99_ns from l.latency_by_event where what = 'syscall(read)'")"
+	"$b2a" -q -f none --pg "$conn" b
+	check "pg: 300k events" "$(wc -l < b.out)" "$(q "select count(*) from b.events")"
 
-		# bad cases
-		"$b2a" -q -f none --pg "host=$work/nowhere user=lket dbname=postgres" t 2> err
-		check "pg: a refused connection is reported" "2 1" \
-			"$? $(grep -c 'PostgreSQL: cannot connect' err)"
-		q "create role weak login; revoke create on database postgres from public; revoke create on schema public from public" > /dev/null
-		"$b2a" -q -f none --pg "host=$work/pg user=weak dbname=postgres" --schema w t 2> err
-		check "pg: a permission error is reported, nothing loaded" "2 1 0" \
-			"$? $(grep -c 'permission denied' err) $(q "select count(*) from pg_namespace where nspname = 'w'")"
-		# the server goes away mid-load
-		"$gen" -n 3000000 bench big
-		"$b2a" -q -f none --pg "$conn application_name=lket-b2a-test" big 2> err &
-		pid=$!
-		n=0
-		while [ $n -lt 200 ] && [ "$(q "select count(*) from pg_stat_activity where application_name = 'lket-b2a-test'")" != 1 ]; do
-			sleep 0.05; n=$((n + 1))
-		done
-		sleep 0.3
-		q "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'lket-b2a-test'" > /dev/null
-		wait $pid
-		st=$?
-		check "pg: a lost connection is reported, nothing left" "2 1 0" \
-			"$st $(grep -ci 'PostgreSQL:.*\(terminat\|connection\|closed\)' err) $(q "select count(*) from pg_namespace where nspname = 'big'")"
-		[ "$st" = 2 ] || cat err
-	fi
+	# bad cases
+	"$b2a" -q -f none --pg "host=$work/nowhere user=lket dbname=postgres" t 2> err
+	check "pg: a refused connection is reported" "2 1" \
+		"$? $(grep -c 'PostgreSQL: cannot connect' err)"
+	q "create role weak login; revoke create on database postgres from public; revoke create on schema public from public" > /dev/null
+	"$b2a" -q -f none --pg "host=$work/pg user=weak dbname=postgres" --schema w t 2> err
+	check "pg: a permission error is reported, nothing loaded" "2 1 0" \
+		"$? $(grep -c 'permission denied' err) $(q "select count(*) from pg_namespace where nspname = 'w'")"
+	# the server goes away mid-load
+	"$gen" -n 3000000 bench big
+	"$b2a" -q -f none --pg "$conn application_name=lket-b2a-test" big 2> err &
+	pid=$!
+	n=0
+	while [ $n -lt 200 ] && [ "$(q "select count(*) from pg_stat_activity where application_name = 'lket-b2a-test'")" != 1 ]; do
+		sleep 0.05; n=$((n + 1))
+	done
+	sleep 0.3
+	q "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'lket-b2a-test'" > /dev/null
+	wait $pid
+	st=$?
+	check "pg: a lost connection is reported, nothing left" "2 1 0" \
+		"$st $(grep -ci 'PostgreSQL:.*\(terminat\|connection\|closed\)' err) $(q "select count(*) from pg_namespace where nspname = 'big'")"
+	[ "$st" = 2 ] || cat err
 fi
 
 echo "db: $pass passed, $fail failed"

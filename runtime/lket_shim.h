@@ -423,4 +423,92 @@ static const char *lket_check_fields(const char *fmt, const char *names)
 	return nfmt == nnames ? NULL : "not as many names as field types";
 }
 
+/*
+ * Kprobe handlers that return with interrupts still off (x86-64).
+ *
+ * Why: the kernel runs a kprobe's handler with current_kprobe set on the
+ * CPU, and a kprobe that fires while another one is "running" there is
+ * not handled: the kernel only counts it in its nmissed, and SystemTap
+ * reports the sum as "skipped probes" at exit (with -DSTP_TIMING:
+ * "Skipped due to missed kprobe on '...'").  LKET modules run handlers
+ * with interrupts off (-DINTERRUPTIBLE=0, tools/lket-stap), but
+ * SystemTap's generated enter_kprobe_probe() / enter_kretprobe_common()
+ * turn them back on (local_irq_restore()) before returning to the kprobe
+ * code, which clears current_kprobe only afterwards.  Every interrupt
+ * that arrived during the handler is taken right there, inside that
+ * window, and so are the softirqs run on its way out: the block
+ * completion (addevent.ioscheduler.elv_completed_request on
+ * __blk_mq_end_request(), addevent.scsi.iocompleted on
+ * scsi_io_completion()) of an IO that finished while a task-context hook
+ * (a system call, blk_mq_start_request()...) was being recorded was
+ * missed: 3 + 2 records lost in tests/guest/scsi.sh's all-hooks run.
+ *
+ * Fix: wrap the three handlers the runtime (linux/kprobes.c) registers
+ * (kprobe pre_handler, kretprobe handler and entry_handler) so that they
+ * disable interrupts first; SystemTap's local_irq_save() then saves "off"
+ * and its local_irq_restore() leaves them off.  On x86-64 every way into a
+ * kprobe handler restores the interrupted context's flags itself once the
+ * kprobe is done (int3: iret; kprobes on ftrace: ftrace_regs_caller's
+ * popf; optimized kprobes: the optprobe template's popf; kretprobe
+ * returns: arch_rethook_trampoline's popf), after current_kprobe is
+ * cleared, so the pending interrupts are taken outside the window and
+ * their hooks run.  (preempt_enable() in that exit path does not
+ * reschedule with interrupts off: a reschedule asked for by the handler
+ * waits for the next preemption point, as it would inside any
+ * local_irq_save() section.)  What remains is the kernel's own few instructions
+ * between setting current_kprobe and calling the handler (and
+ * pre_handler_kretprobe() of return hooks without an entry handler): an
+ * interrupt landing exactly there still makes the kernel miss a nested
+ * kprobe, which stap reports as skipped probes (man lket(5), LIMITS).
+ *
+ * How, without patching the runtime: the runtime names the handlers in
+ * calls/definitions (followed by "(") and takes their address without
+ * one ("kp->pre_handler = &enter_kprobe_probe;").  The function-like
+ * macros below rename only the former, so the generated handlers become
+ * lket_stap_*, and the address taken is that of the wrappers here.  The
+ * wrappers reach the renamed handlers through weakref aliases: a module
+ * without kprobes has neither the runtime's kprobes.c nor the handlers,
+ * and the unused wrappers then reference nothing.  A runtime that names
+ * its handlers otherwise leaves the wrappers unused (no fix, no harm).
+ */
+#if !INTERRUPTIBLE && defined(CONFIG_KPROBES) && defined(CONFIG_X86_64)
+#include <linux/kprobes.h>
+
+static int lket_kp_fwd(struct kprobe *, struct pt_regs *)
+	__attribute__((weakref("lket_stap_enter_kprobe_probe")));
+static int lket_krp_fwd(struct kretprobe_instance *, struct pt_regs *)
+	__attribute__((weakref("lket_stap_enter_kretprobe_probe")));
+static int lket_krp_entry_fwd(struct kretprobe_instance *, struct pt_regs *)
+	__attribute__((weakref("lket_stap_enter_kretprobe_entry_probe")));
+
+static int __maybe_unused enter_kprobe_probe(struct kprobe *inst,
+					     struct pt_regs *regs)
+{
+	local_irq_disable();	/* the kprobe's exit path turns them back on */
+	return lket_kp_fwd(inst, regs);
+}
+
+static int __maybe_unused enter_kretprobe_probe(struct kretprobe_instance *inst,
+						struct pt_regs *regs)
+{
+	local_irq_disable();
+	return lket_krp_fwd(inst, regs);
+}
+
+static int __maybe_unused
+enter_kretprobe_entry_probe(struct kretprobe_instance *inst,
+			    struct pt_regs *regs)
+{
+	local_irq_disable();
+	return lket_krp_entry_fwd(inst, regs);
+}
+
+#define enter_kprobe_probe(inst, regs) \
+	lket_stap_enter_kprobe_probe(inst, regs)
+#define enter_kretprobe_probe(inst, regs) \
+	lket_stap_enter_kretprobe_probe(inst, regs)
+#define enter_kretprobe_entry_probe(inst, regs) \
+	lket_stap_enter_kretprobe_entry_probe(inst, regs)
+#endif
+
 #endif /* LKET_SHIM_H */

@@ -40,10 +40,13 @@ stapopts=$("$top/tools/lket-buildenv" --release "$rel" --builddir "$builddir") |
 make -s -C "$top" tapset/lket_catalogue.stp build/lket-b2a >/dev/null ||
 	{ echo "$group: make failed" >&2; exit 1; }
 
-# build_module NAME SCRIPT: compile SCRIPT into $work/NAME.ko for the guest
+# build_module NAME SCRIPT: compile SCRIPT into $work/NAME.ko for the guest.
+# LKET_STAP_EXTRA: more stap options, e.g. -DSTP_TIMING to have the module
+# say at exit why it skipped probes (reentrancy, missed kretprobe...).
 build_module() {
+	# shellcheck disable=SC2086 # LKET_STAP_EXTRA is a list of options
 	(cd "$work" && LKET_BUILDENV_OPTS=$stapopts "$top/tools/lket-stap" \
-		-p4 -m "$1" -e "$2" > /dev/null 2> "$work/$1.stap.err")
+		${LKET_STAP_EXTRA:-} -p4 -m "$1" -e "$2" > /dev/null 2> "$work/$1.stap.err")
 }
 
 

@@ -57,9 +57,9 @@ ev == "ioscheduler.elv_completed_request" && f("disk_major") == major && f("disk
 	a = f("request_addr")
 	if (state[a] == "started") ndone++
 	if (state[a] == "added") nflushdone++
-	if (state[a] == "started" && aop[a] <= 1) {
-		if (a in dwrite64k && scompl[a] == 65536) w64++
-		if (a in dread64k && scompl[a] == 65536) r64++
+	if (state[a] == "started") {
+		if (aop[a] <= 1 && a in dwrite64k && scompl[a] == 65536) w64++
+		if (aop[a] <= 1 && a in dread64k && scompl[a] == 65536) r64++
 		if (a in sentry && a in sdisp && a in sdone && a in scompl) nscsi++
 	}
 	if (state[a] == "added" || state[a] == "started") delete state[a]

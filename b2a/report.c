@@ -402,11 +402,42 @@ static void pend_fill(struct pending *p, const struct proc *proc,
 	p->selected = selected;
 }
 
+/*
+ * Something begins (an entry, a request's first stage) at ts under key:
+ * a begin still pending there never ended, and counts as unmatched for
+ * label; the new one takes its place.
+ */
+static int pend_begin(struct report *r, struct map *m, struct slot *slot,
+		      uint64_t key, int64_t label, const struct proc *proc,
+		      bool selected, uint64_t ts)
+{
+	struct pending *p;
+	uint32_t idx;
+	int ret;
+
+	if (slot) {
+		p = &r->pend[slot->val];
+		if (p->selected)
+			r->labels[label].unmatched_begin++;
+		memset(p, 0, sizeof(*p));
+	} else {
+		p = pend_new(r, &idx);
+		if (!p)
+			return -ENOMEM;
+		ret = map_put(m, key, idx);
+		if (ret)
+			return ret;
+	}
+	pend_fill(p, proc, selected);
+	p->ts[0] = ts;
+	return 0;
+}
+
 static int on_pair(struct report *r, const struct class *c,
 		   const struct event *ev, const struct proc *proc,
 		   bool selected)
 {
-	uint64_t ts = ev->rec->timestamp;
+	uint64_t key, ts = ev->rec->timestamp;
 	const struct value *v;
 	struct pending *p;
 	struct slot *slot;
@@ -425,27 +456,11 @@ static int on_pair(struct report *r, const struct class *c,
 		if (label < 0)
 			return (int)label;
 	}
-	slot = map_find(&r->pairs, (uint64_t)ev->tid << 32 | (uint64_t)label);
-	if (c->kind == K_ENTRY) {
-		if (slot) {	/* entered again without returning */
-			if (r->pend[slot->val].selected)
-				r->labels[label].unmatched_begin++;
-			p = &r->pend[slot->val];
-			memset(p, 0, sizeof(*p));
-		} else {
-			p = pend_new(r, &idx);
-			if (!p)
-				return -ENOMEM;
-			ret = map_put(&r->pairs,
-				      (uint64_t)ev->tid << 32 | (uint64_t)label,
-				      idx);
-			if (ret)
-				return ret;
-		}
-		pend_fill(p, proc, selected);
-		p->ts[0] = ts;
-		return 0;
-	}
+	key = (uint64_t)ev->tid << 32 | (uint64_t)label;
+	slot = map_find(&r->pairs, key);
+	if (c->kind == K_ENTRY)
+		return pend_begin(r, &r->pairs, slot, key, label, proc,
+				  selected, ts);
 	if (!slot) {
 		if (selected)
 			r->labels[label].unmatched_end++;
@@ -492,24 +507,8 @@ static int on_stage(struct report *r, const struct class *c,
 	total = stage_label(r, lc, 0, lc->n - 1);
 	if (total < 0)
 		return (int)total;
-	if (k == 0) {
-		if (slot) {	/* the address began again: never completed */
-			p = &r->pend[slot->val];
-			if (p->selected)
-				r->labels[total].unmatched_begin++;
-			memset(p, 0, sizeof(*p));
-		} else {
-			p = pend_new(r, &idx);
-			if (!p)
-				return -ENOMEM;
-			ret = map_put(m, addr, idx);
-			if (ret)
-				return ret;
-		}
-		pend_fill(p, proc, selected);
-		p->ts[0] = ts;
-		return 0;
-	}
+	if (k == 0)
+		return pend_begin(r, m, slot, addr, total, proc, selected, ts);
 	if (!slot) {
 		if (selected)
 			r->labels[total].unmatched_end++;

@@ -33,7 +33,9 @@ run_none() {
 # mode; lket-b2a reports what the transport lost.
 run_lket() {
 	rm -rf "$tmp/lket" && mkdir -p "$tmp/lket"
-	staprun -o "$tmp/lket/t" -c "$LOOP -t $tmp/ns $LOOPS" "$LKET_KO" \
+	# lket-run-traced: plain staprun -c loses the trace's tail (stapio
+	# 4.8 stops reading when the command exits)
+	"$RUN_TRACED" -o "$tmp/lket/t" "$LKET_KO" -- "$LOOP" -t "$tmp/ns" "$LOOPS" \
 		>> "$log" 2>&1 || { say "lket $1 $LOOPS $(loop_ns) -1 -1"; return; }
 	"$B2A" -o "$tmp/lket.out" "$tmp/lket/t" 2> "$tmp/b2a.err"
 	seen=$(grep -c ' syscall\.[er].*getppid' "$tmp/lket.out")

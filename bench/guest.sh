@@ -77,7 +77,7 @@ t0=$(date +%s)
 	--timeout "${GUEST_TIMEOUT:-1500}" \
 	--env RES="$dir/res" --env LOOP="${BENCH_LOOP:-$build/bench-loop}" \
 	--env LOOPS="$loops" --env RUNS="$runs" --env LKET_KO="$ko" --env LKET_WHY="$why" \
-	--env B2A="$build/lket-b2a" \
+	--env B2A="$build/lket-b2a" --env RUN_TRACED="$top/tools/lket-run-traced" \
 	--script "$here/guest-job.sh" || note "the guest job exited $?"
 t1=$(date +%s)
 [ -s "$dir/res/results" ] || { note "no results came back"; exit 1; }

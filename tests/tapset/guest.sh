@@ -17,8 +17,13 @@ cd "$work"
 ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -static -o workload \
 	"$top/tests/tapset/workload.c" || fail "cannot build the workload"
 mods=
+# Each group's module also has the process hooks, as a user would: the
+# workload starts after tracing has (tools/lket-run-traced's wrapper forks
+# it), so only its fork and execve tell lket-b2a its pid and name.
 for g in $groups; do
-	lket_stap -p4 -m "lket_g_$g" -e "probe addevent.$g {}" >"stap-$g.out" 2>&1 ||
+	hooks="addevent.$g"
+	[ "$g" = process ] || hooks="$hooks, addevent.process"
+	lket_stap -p4 -m "lket_g_$g" -e "probe $hooks {}" >"stap-$g.out" 2>&1 ||
 		{ cat "stap-$g.out" >&2; fail "cannot build the $g module"; }
 	mods="$mods $g"
 done
@@ -43,8 +48,8 @@ lket_stap -D ASCII_TRACE -p4 -m lket_g_ascii -e 'probe addevent.process {}' \
 	{ cat stap-ascii.out >&2; fail "cannot build the text-trace module"; }
 mods="$mods ascii"
 
-# ---- guest: one staprun -c per module; the consumer's pid is kept to
-# check that it traced nothing of itself.  Traces go to the guest's tmpfs
+# ---- guest: one tools/lket-run-traced per module; the consumer's
+# (stapio's) pid is kept to check that it traced nothing of itself.  Traces go to the guest's tmpfs
 # and are copied out afterwards: writes to the 9p results share are slow
 # enough under emulation to stall stapio's readers.
 {
@@ -52,9 +57,7 @@ mods="$mods ascii"
 	echo "cd '$work'"
 	echo 'mkdir -p /tmp/lket'
 	for m in $mods; do
-		echo "staprun -o '/tmp/lket/$m' -c './workload $m' lket_g_$m.ko >'$res/$m.stdout' 2>'$res/$m.stderr' &"
-		echo "echo \$! >'$res/$m.consumer'"
-		echo "wait \$! || echo 'staprun $m: status '\$?"
+		echo "'$top/tools/lket-run-traced' -o '/tmp/lket/$m' -p '$res/$m.consumer' lket_g_$m.ko -- ./workload $m >'$res/$m.stdout' 2>'$res/$m.stderr' || echo 'staprun $m: status '\$?"
 		echo "cp /tmp/lket/$m* '$res/' && rm -f /tmp/lket/$m*"
 	done
 } >job.sh

@@ -7,11 +7,13 @@
 #     per getppid() of lkettx-work, a trailer from its end probe; flush
 #     sizes 24..608 bytes, so flushes end at every offset of the 4 KiB
 #     sub-buffers, including the last 1-8 bytes (issue (a));
-#  2. guest, one boot, three runs, each with a workload that makes 3000
+#  2. guest, one boot, two runs, each with a workload that makes 3000
 #     getppid() calls and exits at once (issue (b), the lost tail):
-#       cflag    staprun -o ... -c 'lkettx-work 3000' MODULE
 #       sigint   staprun in the background, workload, then kill -INT
 #       traced   tools/lket-run-traced -o ... MODULE -- lkettx-work 3000
+#     (Plain "staprun -c" is not one of them: stapio 4.8 stops its
+#     readers by itself when the command exits, and the tail is lost
+#     whatever the module does; lket-run-traced is the way to run one.)
 #  3. host: txcheck each run: every frame parses, no sequence gap, all
 #     records there (begin, work, trailer); and staprun printed no
 #     "transport failures" / "not read" warning.
@@ -67,11 +69,6 @@ mkdir -p /tmp/tx
 # Output goes to the guest's tmpfs first: over 9p every write(2) costs
 # milliseconds under TCG.
 a=$(t)
-staprun -o /tmp/tx/cflag -c "$W/lkettx-work $NWORK" lkettx.ko 2>"$RES/cflag.err"
-echo "cflag rc=$? $a $(t)"
-save cflag
-
-a=$(t)
 staprun -o /tmp/tx/sigint lkettx.ko 2>"$RES/sigint.err" &
 sp=$!
 i=0
@@ -100,7 +97,7 @@ grep -q "module still loaded" "$work/guest.out" && fail "module still loaded aft
 
 # ---- 3. host: check
 pass=0 failed=0
-for run in cflag sigint traced; do
+for run in sigint traced; do
 	why=
 	line=$(sed -n "s/^$run rc=//p" "$work/guest.out")
 	[ -n "$line" ] || why="did not run"

@@ -152,8 +152,7 @@ install: all
 		$(DESTDIR)$(RUNTIMEDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man5
 	install -m 755 $(BUILD)/lket-b2a $(DESTDIR)$(BINDIR)/
-	if [ -f tools/lket-stap ]; then \
-		install -m 755 tools/lket-stap $(DESTDIR)$(BINDIR)/; fi
+	install -m 755 tools/lket-stap tools/lket-run-traced $(DESTDIR)$(BINDIR)/
 	install -m 644 tapset/*.stp $(DESTDIR)$(TAPSETDIR)/
 	install -m 644 runtime/*.h runtime/*.def $(DESTDIR)$(RUNTIMEDIR)/
 	install -m 644 $(BUILD)/man/lket-b2a.1 $(DESTDIR)$(MANDIR)/man1/

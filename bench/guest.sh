@@ -32,19 +32,7 @@ if [ "${LKET_SKIP_GUEST:-}" = 1 ]; then
 	note "skipped (LKET_SKIP_GUEST=1)"
 	exit 77
 fi
-missing=
-for p in linux-perf trace-cmd bpftrace; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-		grep -q 'install ok installed' || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	note "installing$missing"
-	export DEBIAN_FRONTEND=noninteractive
-	# shellcheck disable=SC2086
-	apt-get install -y --no-install-recommends $missing >&2 ||
-	{ apt-get update >&2 && apt-get install -y --no-install-recommends $missing >&2; } ||
-	{ note "apt-get install$missing failed"; exit 1; }
-fi
+"$top/tools/install-deps" bench || { note "the peers could not be installed"; exit 1; }
 
 rm -rf "$dir/res"
 mkdir -p "$dir/res"

@@ -31,6 +31,7 @@
 # Writes the table to BENCH_DIR/peers.txt as well as standard output.
 set -eu
 build=$(cd "${1:?usage: peers.sh BUILD}" && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
 runs=${RUNS:-3}
 dir=${BENCH_DIR:-$build/bench}/peers
 loop=$build/bench-loop
@@ -51,19 +52,7 @@ die() { note "$*"; exit 1; }
 [ "$(id -u)" = 0 ] || die "must run as root (tracefs, perf tracepoints)"
 
 # ---- the peers, from Debian's archive
-missing=
-for p in linux-perf trace-cmd babeltrace2 time; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-		grep -q 'install ok installed' || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-	note "installing$missing"
-	export DEBIAN_FRONTEND=noninteractive
-	# shellcheck disable=SC2086
-	apt-get install -y --no-install-recommends $missing >&2 ||
-	{ apt-get update >&2 && apt-get install -y --no-install-recommends $missing >&2; } ||
-	die "apt-get install$missing failed"
-fi
+"$top/tools/install-deps" bench || die "the peers could not be installed"
 [ -x "$loop" ] || die "$loop missing (make $loop)"
 
 if [ ! -f "$tracefs/trace" ]; then

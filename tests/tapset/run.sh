@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh [BUILD]: the tapset tests that need no guest: the documentation
-# of every alias, the hook list, and one build test per group of the
-# catalogue ("probe addevent.GROUP {}", stap -p4 for the guest kernel).
+# of every alias, the hook list, one build test per group of the
+# catalogue ("probe addevent.GROUP {}", stap -p4 for the guest kernel) and
+# one of every hook at once ("probe addevent.* {}").
 # The guest tests are tests/guest/run.sh's.
 here=$(cd "$(dirname "$0")" && pwd)
 [ -n "${1:-}" ] && LKET_BUILDDIR=$(cd "$1" && pwd) && export LKET_BUILDDIR
@@ -20,5 +21,6 @@ run list
 for g in $("$build/lket-gencat" groups); do
 	[ "$g" = lket ] || run build-group "$g"
 done
+run build-group all
 echo "tapset: $pass passed, $fail failed"
 [ "$fail" = 0 ]

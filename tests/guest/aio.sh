@@ -28,8 +28,10 @@ skip_guest
 cat > "$work/guest.sh" <<EOS
 set -u
 cd "$work"
-mkdir -p /tmp/aio
-"$top/tools/lket-run-traced" -o "$res/t" lket_aio.ko -- "$w" /tmp/aio > "$res/out" 2> "$res/err"
+# a folder of its own in the guest's /run (its own tmpfs): the guest's
+# /tmp is the host's, seen through the root overlay, and may hold anything
+d=\$(mktemp -d /run/lket-aio.XXXXXX)
+"$top/tools/lket-run-traced" -o "$res/t" lket_aio.ko -- "$w" "\$d" > "$res/out" 2> "$res/err"
 echo "run rc=\$?"
 exit 0
 EOS

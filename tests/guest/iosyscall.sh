@@ -57,11 +57,13 @@ fi
 cat > "$work/guest.sh" <<EOS
 set -u
 cd "$work"
-mkdir -p /tmp/io
-"$top/tools/lket-run-traced" -o "$res/t64" lket_iosyscall.ko -- "$w" /tmp/io > "$res/out64" 2> "$res/err64"
+# a folder of its own in the guest's /run (its own tmpfs): the guest's
+# /tmp is the host's, seen through the root overlay, and may hold anything
+d=\$(mktemp -d /run/lket-io.XXXXXX)
+"$top/tools/lket-run-traced" -o "$res/t64" lket_iosyscall.ko -- "$w" "\$d" > "$res/out64" 2> "$res/err64"
 echo "staprun64 rc=\$?"
 if [ "$have32" = yes ]; then
-	"$top/tools/lket-run-traced" -o "$res/t32" lket_iosyscall.ko -- "${w}32" /tmp/io > "$res/out32" 2> "$res/err32"
+	"$top/tools/lket-run-traced" -o "$res/t32" lket_iosyscall.ko -- "${w}32" "\$d" > "$res/out32" 2> "$res/err32"
 	echo "staprun32 rc=\$?"
 fi
 exit 0

@@ -55,10 +55,10 @@ mods="$mods ascii"
 {
 	echo 'set -u'
 	echo "cd '$work'"
-	echo 'mkdir -p /tmp/lket'
+	echo 'mkdir -p /run/lket'
 	for m in $mods; do
-		echo "'$top/tools/lket-run-traced' -o '/tmp/lket/$m' -p '$res/$m.consumer' lket_g_$m.ko -- ./workload $m >'$res/$m.stdout' 2>'$res/$m.stderr' || echo 'staprun $m: status '\$?"
-		echo "cp /tmp/lket/$m* '$res/' && rm -f /tmp/lket/$m*"
+		echo "'$top/tools/lket-run-traced' -o '/run/lket/$m' -p '$res/$m.consumer' lket_g_$m.ko -- ./workload $m >'$res/$m.stdout' 2>'$res/$m.stderr' || echo 'staprun $m: status '\$?"
+		echo "cp /run/lket/$m* '$res/' && rm -f /run/lket/$m*"
 	done
 } >job.sh
 rc=0

@@ -64,15 +64,15 @@ cat >"$work/guest.sh" <<'EOS'
 set -u
 cd "$W"
 t() { cut -d' ' -f1 /proc/uptime; }
-save() { cp /tmp/tx/"$1"_* "$RES"/ 2>/dev/null; rm -f /tmp/tx/"$1"_*; }
-mkdir -p /tmp/tx
+save() { cp /run/tx/"$1"_* "$RES"/ 2>/dev/null; rm -f /run/tx/"$1"_*; }
+mkdir -p /run/tx
 # Output goes to the guest's tmpfs first: over 9p every write(2) costs
 # milliseconds under TCG.
 a=$(t)
-staprun -o /tmp/tx/sigint lkettx.ko 2>"$RES/sigint.err" &
+staprun -o /run/tx/sigint lkettx.ko 2>"$RES/sigint.err" &
 sp=$!
 i=0
-while ! ls /tmp/tx/sigint_* >/dev/null 2>&1 && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+while ! ls /run/tx/sigint_* >/dev/null 2>&1 && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 sleep 1
 "$W/lkettx-work" "$NWORK"
 kill -INT $sp
@@ -81,7 +81,7 @@ echo "sigint rc=$? $a $(t)"
 save sigint
 
 a=$(t)
-"$TOP/tools/lket-run-traced" -o /tmp/tx/traced lkettx.ko -- "$W/lkettx-work" "$NWORK" 2>"$RES/traced.err"
+"$TOP/tools/lket-run-traced" -o /run/tx/traced lkettx.ko -- "$W/lkettx-work" "$NWORK" 2>"$RES/traced.err"
 echo "traced rc=$? $a $(t)"
 save traced
 lsmod | grep -q lkettx && echo "module still loaded"

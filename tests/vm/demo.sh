@@ -36,9 +36,9 @@ sleep 0.2
 W
 # The trace goes to the guest's memory first: the 9p share the results
 # come back through is too slow a disk for the bulk readers to keep up.
-mkdir -p /tmp/lket
-"$LKET_TOP/tools/lket-run-traced" -o /tmp/lket/trace lket_demo.ko -- sh workload.sh
-cp /tmp/lket/trace_* .
+mkdir -p /run/lket
+"$LKET_TOP/tools/lket-run-traced" -o /run/lket/trace lket_demo.ko -- sh workload.sh
+cp /run/lket/trace_* .
 JOB
 
 echo "demo: booting Debian's 6.1 kernel in qemu and tracing the workload"

@@ -13,8 +13,6 @@
 # Exit 0 pass, 1 fail, 77 skipped (only with LKET_SKIP_GUEST=1).
 group=aio
 . "$(cd "$(dirname "$0")" && pwd)/io-common.sh"
-rm -rf "$work"
-mkdir -p "$work" "$res"
 
 w=$work/aio
 check "build: workload" \

@@ -19,6 +19,9 @@ SYSTEMTAP_DIR=$builddir/stap-cache
 export SYSTEMTAP_DIR
 work=$builddir/guest/$group
 res=$work/results
+# every run starts from an empty work folder
+rm -rf "$work"
+mkdir -p "$work" "$res"
 
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok - $*"; }

@@ -14,8 +14,6 @@
 # Exit 0 pass, 1 fail, 77 skipped (only with LKET_SKIP_GUEST=1).
 group=ioscheduler
 . "$(cd "$(dirname "$0")" && pwd)/io-common.sh"
-rm -rf "$work"
-mkdir -p "$work" "$res"
 
 check "build: every addevent.ioscheduler hook (stap -p4)" \
 	build_module lket_ioscheduler 'probe addevent.ioscheduler {}'

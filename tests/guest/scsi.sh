@@ -20,8 +20,6 @@
 # Exit 0 pass, 1 fail, 77 skipped (only with LKET_SKIP_GUEST=1).
 group=scsi
 . "$(cd "$(dirname "$0")" && pwd)/io-common.sh"
-rm -rf "$work"
-mkdir -p "$work" "$res"
 
 check "build: every addevent.scsi hook (stap -p4)" \
 	build_module lket_scsi 'probe addevent.scsi {}'

@@ -18,6 +18,7 @@ run() {
 }
 run doc
 run list
+run modules
 for g in $("$build/lket-gencat" groups); do
 	[ "$g" = lket ] || run build-group "$g"
 done

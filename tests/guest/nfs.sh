@@ -6,8 +6,14 @@
 # /srv/v4/x, fsid=1) over 127.0.0.1, starts rpcbind, rpc.mountd and
 # rpc.nfsd by hand (the guest has no systemd), mounts it with NFSv3
 # (nolock) and NFSv4.2, and runs tests/guest/workloads/nfs.c on each
-# mount; then unmounts and stops nfsd.  The trace is decoded with
-# build/lket-b2a and checked hook by hook (table below).
+# mount; then provokes the retries a healthy mount never makes (a
+# request the server drops while rpc.mountd is stopped; a v3 WRITE
+# answered NFS3ERR_JUKEBOX while the v4 mount's read delegation is being
+# recalled); then unmounts and stops nfsd.  A second boot, with a small
+# memory and a module of the nfs.aop.writepage hooks only, leaves a large
+# NFS file dirty and takes anonymous memory until kswapd writes a page of
+# it itself (tests/guest/workloads/nfs-reclaim.c).  The traces are
+# decoded with build/lket-b2a and checked hook by hook (table below).
 #
 # Exit: 0 pass, 1 fail, 77 skipped (only with LKET_SKIP_GUEST=1).
 # Prints "nfs: N passed, M failed".
@@ -22,6 +28,7 @@ build=${LKET_BUILDDIR:-$top/build}
 rel=${LKET_KERNEL_RELEASE:-6.1.0-57-amd64}
 work=$build/guest-tests/nfs
 res=$work/res
+resr=$work/res-reclaim
 
 fail() { echo "nfs: FAIL: $*" >&2; echo "nfs: 0 passed, 1 failed"; exit 1; }
 
@@ -36,7 +43,7 @@ done
 [ -x "$build/lket-b2a" ] || fail "$build/lket-b2a missing: make build/lket-b2a"
 if [ "${NFS_CHECK_ONLY:-}" != 1 ]; then
 rm -rf "$work"
-mkdir -p "$res"
+mkdir -p "$res" "$resr"
 
 # ---- host: tools/lket-buildenv's build tree has the -dbg package's
 # debuginfo of sunrpc, nfs*, nfsd and lockd in kmod/, so the module("...")
@@ -49,12 +56,19 @@ export LKET_KERNEL_RELEASE
 cd "$work"
 ${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static -o nfswl \
 	"$here/workloads/nfs.c" || fail "cannot build the workload"
+${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static -o nfs-reclaim \
+	"$here/workloads/nfs-reclaim.c" || fail "cannot build the reclaim workload"
 # NFS_STAP_OPTS: extra stap options (e.g. -t to have staprun break the
 # skipped probes down by cause)
 # shellcheck disable=SC2086
 "$top/tools/lket-stap" -p4 -m lket_nfs ${NFS_STAP_OPTS:-} \
 	-e 'probe addevent.sunrpc {} probe addevent.nfs {} probe addevent.nfsd {}' \
 	>stap.out 2>stap.err || { cat stap.err >&2; fail "cannot build the module"; }
+# shellcheck disable=SC2086
+"$top/tools/lket-stap" -p4 -m lket_nfs_reclaim ${NFS_STAP_OPTS:-} \
+	-e 'probe addevent.nfs.aop.writepage.entry, addevent.nfs.aop.writepage.return {}' \
+	>stap-reclaim.out 2>stap-reclaim.err ||
+	{ cat stap-reclaim.err >&2; fail "cannot build the reclaim module"; }
 
 # ---- guest
 cat >job.sh <<JOB
@@ -74,16 +88,44 @@ sleep 2
 mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs 2>/dev/null
 mount -t nfsd nfsd /proc/fs/nfsd
 echo 10 >/proc/fs/nfsd/nfsv4gracetime; echo 10 >/proc/fs/nfsd/nfsv4leasetime
+# lockd's grace period (50 s by default) also holds back delegations
+echo 10 >/proc/sys/fs/nfs/nlm_grace_period
 rpcbind -w || echo "rpcbind failed"
 exportfs -ra || echo "exportfs failed"
 rpc.mountd || echo "rpc.mountd failed"
 rpc.nfsd 4 || echo "rpc.nfsd failed"
+t0=\$(date +%s)
 echo "step mount3"
 mount -t nfs -o vers=3,nolock,proto=tcp 127.0.0.1:/srv/v4/x /mnt/v3 || echo "mount v3 failed"
 "\$W/nfswl" /mnt/v3 v3_ >"\$R/wl3.out" 2>&1 || echo "workload v3 failed"
 echo "step mount4"
 mount -t nfs -o vers=4.2 127.0.0.1:/x /mnt/v4 || echo "mount v4 failed"
 "\$W/nfswl" /mnt/v4 v4_ >"\$R/wl4.out" 2>&1 || echo "workload v4 failed"
+# drop: with rpc.mountd stopped and the auth cache flushed, the stat's
+# first v3 call waits for the cache upcall (5 s), is deferred and dropped
+# (svc_drop), then processed again once rpc.mountd answers
+echo "step drop"
+mp=\$(pidof rpc.mountd)
+kill -STOP \$mp
+exportfs -f
+stat "/mnt/v3/v3_drop_probe" >/dev/null 2>&1 &
+st=\$!
+sleep 8
+kill -CONT \$mp
+wait \$st
+# jukebox: the v4 mount holds a read delegation on v3_deleg; a v3 WRITE
+# of it breaks the lease, nfsd answers NFS3ERR_JUKEBOX, and the client
+# restarts the call after rpc_delay(5 s).  Delegations wait for the end
+# of both grace periods (10 s).
+echo "step jukebox"
+while [ \$((\$(date +%s) - t0)) -lt 15 ]; do sleep 1; done
+printf 'server\\n' >/srv/v4/x/v3_deleg
+exec 3</mnt/v4/v3_deleg
+cat <&3 >/dev/null
+grep -q 'type: deleg' /proc/fs/nfsd/clients/*/states ||
+	echo "jukebox step failed: no delegation granted"
+printf 'v3 append\\n' >>/mnt/v3/v3_deleg || echo "v3 append failed"
+exec 3<&-
 sleep 3
 umount /mnt/v3 || echo "umount v3 failed"
 umount /mnt/v4 || echo "umount v4 failed"
@@ -98,16 +140,61 @@ rc=0
 [ $rc = 0 ] || { tail -n 40 guest.out >&2; cat "$res/job.log" >&2 2>/dev/null; fail "guest job failed (status $rc)"; }
 if grep -E 'failed' "$res/job.log" >&2; then fail "guest setup or workload failed (see $res/job.log)"; fi
 
+# ---- reclaim boot: 1 GiB, dirty limits high so that the dirty pages
+# stay, nfs_congestion_kb tiny so that the flusher leaves most of them to
+# page reclaim, and kswapd woken early (watermark_scale_factor); the
+# classic LRU (Debian's 6.1 leaves MGLRU off, which never writes pages).
+cat >job-reclaim.sh <<JOB
+set -u
+W='$work'; R='$resr'
+exec >"\$R/job.log" 2>&1
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+for m in sunrpc lockd nfsd nfs nfsv3; do modprobe \$m || echo "modprobe \$m failed"; done
+mkdir -p /srv/r /mnt/r /run/rpcbind /run/lket-trace
+mount -t tmpfs tmpfs /srv/r
+echo '/srv/r 127.0.0.1(rw,fsid=2,no_subtree_check,no_root_squash,insecure)' >/etc/exports
+staprun -o /run/lket-trace/trace "\$W/lket_nfs_reclaim.ko" >"\$R/staprun.out" 2>&1 &
+sp=\$!
+i=0; while [ \$i -lt 120 ] && [ ! -e /run/lket-trace/trace_0 ]; do sleep 0.5; i=\$((i+1)); done
+sleep 2
+mount -t nfsd nfsd /proc/fs/nfsd
+rpcbind -w || echo "rpcbind failed"
+exportfs -ra || echo "exportfs failed"
+rpc.mountd || echo "rpc.mountd failed"
+rpc.nfsd 2 || echo "rpc.nfsd failed"
+mount -t nfs -o vers=3,nolock,proto=tcp 127.0.0.1:/srv/r /mnt/r || echo "mount reclaim failed"
+[ -w /sys/kernel/mm/lru_gen/enabled ] && echo 0 >/sys/kernel/mm/lru_gen/enabled
+echo 4 >/proc/sys/fs/nfs/nfs_congestion_kb
+sysctl -q -w vm.dirty_ratio=90 vm.dirty_background_ratio=80 \
+	vm.dirty_expire_centisecs=360000 vm.dirty_writeback_centisecs=0 \
+	vm.watermark_scale_factor=1000 || echo "sysctl failed"
+echo "step reclaim"
+grep ' /mnt/r ' /proc/mounts >"\$R/mounts"
+"\$W/nfs-reclaim" /mnt/r/reclaim_data 300 700 >"\$R/wl.out" 2>&1 || echo "reclaim workload failed"
+grep -E 'nr_vmscan_write|pgscan_kswapd' /proc/vmstat
+umount /mnt/r || echo "umount reclaim failed"
+rpc.nfsd 0
+kill -TERM \$sp; wait \$sp; echo "staprun status \$?"
+cp /run/lket-trace/trace_* "\$R/"
+JOB
+rc=0
+"$top/tests/vm/lket-vm" run --mem 1G --timeout "${LKET_VM_TIMEOUT:-900}" --results "$resr" \
+	--script job-reclaim.sh >guest-reclaim.out 2>&1 || rc=$?
+[ $rc = 0 ] || { tail -n 40 guest-reclaim.out >&2; cat "$resr/job.log" >&2 2>/dev/null; fail "reclaim guest job failed (status $rc)"; }
+if grep -E 'failed' "$resr/job.log" >&2; then fail "reclaim boot: setup or workload failed (see $resr/job.log)"; fi
+
 fi
 cd "$work"
 "$build/lket-b2a" -o trace.out "$res/trace" 2>b2a.err || { cat b2a.err >&2; fail "lket-b2a failed"; }
+"$build/lket-b2a" -o trace-reclaim.out "$resr/trace" 2>b2a-reclaim.err ||
+	{ cat b2a-reclaim.err >&2; fail "lket-b2a failed (reclaim trace)"; }
 
 # ---- checks: hook -> required values
 pass=0 failn=0
 ok() { pass=$((pass + 1)); }
 bad() { failn=$((failn + 1)); echo "nfs: not ok - $*" >&2; }
-# need DESCRIPTION EXTENDED-REGEXP: a trace line matches
-need() { if grep -qE "$2" trace.out; then ok; else bad "$1: /$2/"; fi; }
+# need DESCRIPTION EXTENDED-REGEXP [TRACE]: a line of TRACE (trace.out) matches
+need() { if grep -qE "$2" "${3:-trace.out}"; then ok; else bad "$1: /$2/"; fi; }
 
 p3=$(sed -n 's/^nfs: start pid=\([0-9]*\).*/\1/p' "$res/wl3.out")
 p4=$(sed -n 's/^nfs: start pid=\([0-9]*\).*/\1/p' "$res/wl4.out")
@@ -310,6 +397,48 @@ need "nfsd.proc.remove" " nfsd\.proc\.remove\.entry $FH version=3 filename=\"v3_
 need "nfsd.proc.remove return" " nfsd\.proc\.remove\.return return=0"
 need "nfsd.close" " nfsd\.close\.entry filename=\"v[34]_(data|renamed)\""
 need "nfsd.close return" " nfsd\.close\.return return=0"
+
+# sunrpc: the retries of steps drop and jukebox
+# (the first call of the stat: ACCESS of the directory, or the LOOKUP)
+need "svc.drop (v3 call deferred while rpc.mountd is stopped)" ' sunrpc\.svc\.drop\.entry sv_name="nfsd" peer_ip=2130706433 rq_xid=[0-9]+ rq_prog=100003 rq_vers=3 rq_proc=(3|4)$'
+need "svc.drop return" ' sunrpc\.svc\.drop\.return return=0'
+# the dropped request is processed again once rpc.mountd answers, and the
+# client's task ends with the same xid
+dr=$(sed -n 's/.* sunrpc\.svc\.drop\.entry .* rq_xid=\([0-9]*\) rq_prog=100003 rq_vers=3 rq_proc=\([0-9]*\)$/\1 \2/p' trace.out | head -n1)
+dx=${dr% *} dproc=${dr#* }
+if [ -n "$dr" ] &&
+   [ "$(grep -c " sunrpc\.svc\.process\.entry .* rq_xid=$dx rq_prog=100003 rq_vers=3 rq_proc=$dproc\$" trace.out)" -ge 2 ] &&
+   grep -q " sunrpc\.sched\.release_task\.entry xid=$dx prog=100003 vers=3 " trace.out; then ok
+else bad "dropped xid ${dx:-none}: not processed twice by nfsd and released by the client"; fi
+need "clnt.restart_call (v3 WRITE answered NFS3ERR_JUKEBOX)" " sunrpc\.clnt\.restart_call\.entry tk_pid=[0-9]+ tk_flags=$N"
+need "clnt.restart_call return" ' sunrpc\.clnt\.restart_call\.return return=1'
+# NFS_JUKEBOX_RETRY_TIME is 5 s: 1250 jiffies at Debian's HZ=250
+need "sched.delay (jukebox back-off)" " sunrpc\.sched\.delay\.entry xid=[0-9]+ prog=100003 tk_pid=[0-9]+ tk_flags=$N delay=1250"
+need "sched.delay return" ' sunrpc\.sched\.delay\.return return=0'
+# the delayed task is the one restarted, and its xid is a v3 WRITE that
+# nfsd processed
+dl=$(sed -n 's/.* sunrpc\.sched\.delay\.entry xid=\([0-9]*\) prog=100003 tk_pid=\([0-9]*\) .* delay=1250$/\1 \2/p' trace.out | head -n1)
+dxid=${dl% *} dpid=${dl#* }
+if [ -n "$dl" ] &&
+   grep -q " sunrpc\.clnt\.restart_call\.entry tk_pid=$dpid " trace.out &&
+   grep -q " sunrpc\.svc\.process\.entry .* rq_xid=$dxid rq_prog=100003 rq_vers=3 rq_proc=7\$" trace.out; then ok
+else bad "delayed task (${dl:-none}): no restart_call of it, or nfsd processed no v3 WRITE with its xid"; fi
+
+# nfs.aop.writepage: the reclaim boot
+fr=$(sed -n 's/^nfs-reclaim: fileid name=reclaim_data fileid=\([0-9]*\) .*/\1/p' "$resr/wl.out")
+npages=$(sed -n 's/^nfs-reclaim: .* pages=\([0-9]*\) .*/\1/p' "$resr/wl.out")
+wsize=$(sed -n 's/.*[ ,]wsize=\([0-9]*\).*/\1/p' "$resr/mounts")
+[ -n "$fr" ] && [ -n "$npages" ] && [ -n "$wsize" ] || fail "reclaim workload output incomplete"
+need "aop.writepage (kswapd writes a page of reclaim_data)" " kswapd[0-9]* nfs\.aop\.writepage\.entry fileid=$fr wsize=$wsize page_address=$N page_index=[0-9]+" trace-reclaim.out
+# pages of the file only; and every entry has its return (0, or
+# AOP_WRITEPAGE_ACTIVATE when the mount is congested and the page stays)
+if awk -v n="$npages" '/ nfs\.aop\.writepage\.entry / { e++; sub(/.*page_index=/, ""); if ($1 + 0 >= n) badidx++ }
+	/ nfs\.aop\.writepage\.return return=(0|524288)$/ { r++ }
+	END { exit !(e > 0 && e == r && !badidx) }' trace-reclaim.out; then ok
+else bad "aop.writepage: entries without returns, or page_index beyond the file's $npages pages"; fi
+need "aop.writepage return" " kswapd[0-9]* nfs\.aop\.writepage\.return return=(0|524288)" trace-reclaim.out
+if grep -qiE 'lost|skipped|WARNING' "$resr/staprun.out"; then bad "staprun (reclaim) reported: $(head -3 "$resr/staprun.out")"; else ok; fi
+if grep -qi 'sequence\|lost\|gap' b2a-reclaim.err; then bad "lket-b2a (reclaim): $(head -3 b2a-reclaim.err)"; else ok; fi
 
 # every hook at once: no lost records, no warnings (the guest harness
 # fails on an Oops, BUG or WARNING in the console)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/guest/nfs.sh: the sunrpc, nfs and nfsd groups in the qemu guest.
 #
-# One module with every hook of the three groups; one boot in which the
+# One module with every hook of the three groups (and signal.flush, which
+# only kernel threads such as lockd's reach); one boot in which the
 # guest exports a tmpfs (fsid=0,crossmnt pseudo-root /srv/v4 and the share
 # /srv/v4/x, fsid=1) over 127.0.0.1, starts rpcbind, rpc.mountd and
 # rpc.nfsd by hand (the guest has no systemd), mounts it with NFSv3
@@ -62,7 +63,8 @@ ${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static -o nfs-reclaim \
 # skipped probes down by cause)
 # shellcheck disable=SC2086
 "$top/tools/lket-stap" -p4 -m lket_nfs ${NFS_STAP_OPTS:-} \
-	-e 'probe addevent.sunrpc {} probe addevent.nfs {} probe addevent.nfsd {}' \
+	-e 'probe addevent.sunrpc {} probe addevent.nfs {} probe addevent.nfsd {}
+	    probe addevent.signal.flush {}' \
 	>stap.out 2>stap.err || { cat stap.err >&2; fail "cannot build the module"; }
 # shellcheck disable=SC2086
 "$top/tools/lket-stap" -p4 -m lket_nfs_reclaim ${NFS_STAP_OPTS:-} \
@@ -424,6 +426,15 @@ if [ -n "$dl" ] &&
    grep -q " sunrpc\.svc\.process\.entry .* rq_xid=$dxid rq_prog=100003 rq_vers=3 rq_proc=7\$" trace.out; then ok
 else bad "delayed task (${dl:-none}): no restart_call of it, or nfsd processed no v3 WRITE with its xid"; fi
 
+# signal.flush (group signal): no system call reaches flush_signals() on
+# 6.1, but lockd's thread calls it on itself as it stops (rpc.nfsd 0)
+need "signal.flush (lockd stopping)" ' signal\.flush\.entry pid=[0-9]+$'
+awk '/ sunrpc\.svc\.recv\.entry sv_name="lockd" / { print $3 }' trace.out | sort -u >tid.lockd
+if awk 'NR == FNR { lockd[$1] = 1; next }
+	/ signal\.flush\.entry / { p = $NF; sub(/^pid=/, "", p); if (p != $3) wrong++; else if (p in lockd) n++ }
+	END { exit !(n > 0 && !wrong) }' tid.lockd trace.out; then ok
+else bad "signal.flush: no record from lockd's thread, or pid differs from the thread"; fi
+
 # nfs.aop.writepage: the reclaim boot
 fr=$(sed -n 's/^nfs-reclaim: fileid name=reclaim_data fileid=\([0-9]*\) .*/\1/p' "$resr/wl.out")
 npages=$(sed -n 's/^nfs-reclaim: .* pages=\([0-9]*\) .*/\1/p' "$resr/wl.out")
@@ -437,6 +448,12 @@ if awk -v n="$npages" '/ nfs\.aop\.writepage\.entry / { e++; sub(/.*page_index=/
 	END { exit !(e > 0 && e == r && !badidx) }' trace-reclaim.out; then ok
 else bad "aop.writepage: entries without returns, or page_index beyond the file's $npages pages"; fi
 need "aop.writepage return" " kswapd[0-9]* nfs\.aop\.writepage\.return return=(0|524288)" trace-reclaim.out
+# each page written (return 0) was counted in the mount's vfswritepage,
+# which the workload watched until it moved
+vwp=$(sed -n 's/^nfs-reclaim: vfswritepage=\([0-9]*\) .*/\1/p' "$resr/wl.out")
+written=$(grep -c ' nfs\.aop\.writepage\.return return=0$' trace-reclaim.out || :)
+if [ -n "$vwp" ] && [ "$vwp" -gt 0 ] && [ "$written" -ge "$vwp" ]; then ok
+else bad "aop.writepage: $written pages written in the trace, vfswritepage ${vwp:-?}"; fi
 if grep -qiE 'lost|skipped|WARNING' "$resr/staprun.out"; then bad "staprun (reclaim) reported: $(head -3 "$resr/staprun.out")"; else ok; fi
 if grep -qi 'sequence\|lost\|gap' b2a-reclaim.err; then bad "lket-b2a (reclaim): $(head -3 b2a-reclaim.err)"; else ok; fi
 

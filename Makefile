@@ -15,6 +15,8 @@ MANDIR = $(PREFIX)/share/man
 # stap searches its own tapset folder and every folder below it.
 TAPSETDIR = $(PREFIX)/share/systemtap/tapset/lket
 RUNTIMEDIR = $(PREFIX)/share/lket/runtime
+# SystemTap runtime fixes, applied by lket-buildenv to a copy of the runtime
+RTPATCHDIR = $(PREFIX)/share/lket/stap-runtime-patches
 
 BUILD = build
 CC ?= cc
@@ -150,9 +152,11 @@ demo:
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TAPSETDIR) \
 		$(DESTDIR)$(RUNTIMEDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(MANDIR)/man5
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(RTPATCHDIR)
 	install -m 755 $(BUILD)/lket-b2a $(DESTDIR)$(BINDIR)/
-	install -m 755 tools/lket-stap tools/lket-run-traced $(DESTDIR)$(BINDIR)/
+	install -m 755 tools/lket-stap tools/lket-run-traced tools/lket-buildenv \
+		$(DESTDIR)$(BINDIR)/
+	install -m 644 tools/stap-runtime-patches/*.patch $(DESTDIR)$(RTPATCHDIR)/
 	install -m 644 tapset/*.stp $(DESTDIR)$(TAPSETDIR)/
 	install -m 644 runtime/*.h runtime/*.def $(DESTDIR)$(RUNTIMEDIR)/
 	install -m 644 $(BUILD)/man/lket-b2a.1 $(DESTDIR)$(MANDIR)/man1/

@@ -19,6 +19,7 @@ run() {
 run doc
 run list
 run modules
+run native
 for g in $("$build/lket-gencat" groups); do
 	[ "$g" = lket ] || run build-group "$g"
 done

@@ -314,8 +314,10 @@ static void lket_record_begin(unsigned int group, unsigned int hook)
  * process_snapshot(): one PROCESS_SNAPSHOT record per task (group 2,
  * hook 1: tid, pid, ppid, process_name).  Written here rather than by the
  * generated writer because a script loop over every task would exceed
- * MAXACTION; the layout must match the catalogue entry.  Each record is
- * reserved whole, so several share a print buffer without being split.
+ * MAXACTION; the layout must match the catalogue entry (the guest test,
+ * tests/tapset/guest.sh, decodes init's record by the catalogue's
+ * metadata).  Each record is reserved whole, so several share a print
+ * buffer without being split.
  */
 #define LKET_SNAPSHOT_GROUP	2
 #define LKET_SNAPSHOT_HOOK	1

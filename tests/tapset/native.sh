@@ -17,7 +17,8 @@ lket_stap -r "$tree" -p4 -m lket_native -e 'probe begin { exit() }' \
 
 make -s -C "$top" install DESTDIR="$work/inst" PREFIX=/usr >install.out 2>&1 ||
 	{ cat install.out >&2; fail "make install failed"; }
-XDG_CACHE_HOME=$work/cache "$work/inst/usr/bin/lket-stap" -n -r "$tree" -p4 \
+# as a user would run it: no LKET_BUILDDIR (the test harness sets one)
+env -u LKET_BUILDDIR XDG_CACHE_HOME="$work/cache" "$work/inst/usr/bin/lket-stap" -n -r "$tree" -p4 \
 	-e 'probe begin {}' >dry.out 2>&1 || { cat dry.out >&2; fail "installed lket-stap -n failed"; }
 grep -q -- "-R $work/cache/lket/stap-runtime " dry.out ||
 	{ cat dry.out >&2; fail "installed lket-stap: no -R to the patched runtime copy"; }

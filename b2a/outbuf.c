@@ -108,9 +108,28 @@ char *fmt_hexdump(char *p, const uint8_t *bytes, size_t len)
 	return p;
 }
 
+/*
+ * The nanoseconds of every time stamp: 32-bit divisions by constants,
+ * independent of each other, rather than a chain of 64-bit ones.
+ */
+static char *fmt_nanoseconds(char *p, uint32_t v)
+{
+	uint32_t rest = v % 10000000;
+
+	memcpy(p, digit_pairs + (v / 10000000) * 2, 2);
+	memcpy(p + 2, digit_pairs + (rest / 100000) * 2, 2);
+	memcpy(p + 4, digit_pairs + (rest / 1000 % 100) * 2, 2);
+	memcpy(p + 6, digit_pairs + (rest / 10 % 100) * 2, 2);
+	p[8] = (char)('0' + rest % 10);
+	return p + 9;
+}
+
 char *fmt_u64_pad(char *p, uint64_t v, int width)
 {
 	char *q = p + width;
+
+	if (width == 9 && v < 1000000000)
+		return fmt_nanoseconds(p, (uint32_t)v);
 
 	while (q - p >= 2) {
 		q -= 2;

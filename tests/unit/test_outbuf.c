@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <cmocka.h>
 
 #include "../../b2a/outbuf.h"
@@ -45,6 +46,26 @@ static void test_hex_and_pad(void **state)
 	check(fmt_hex(buf, 0x7f0012345000ull), buf, "0x7f0012345000");
 	check(fmt_u64_pad(buf, 1500, 9), buf, "000001500");
 	check(fmt_u64_pad(buf, 999999999, 9), buf, "999999999");
+	check(fmt_u64_pad(buf, 0, 9), buf, "000000000");
+	check(fmt_u64_pad(buf, 123456789, 9), buf, "123456789");
+	check(fmt_u64_pad(buf, 10000000, 9), buf, "010000000");
+	check(fmt_u64_pad(buf, 90807, 9), buf, "000090807");
+	check(fmt_u64_pad(buf, 1234567, 7), buf, "1234567");
+	check(fmt_u64_pad(buf, 42, 4), buf, "0042");
+}
+
+/* The 9-digit fast path against printf, across the whole range. */
+static void test_pad9_range(void **state)
+{
+	char buf[32], want[32];
+	uint64_t v;
+
+	(void)state;
+	for (v = 0; v < 1000000000; v += 7919) {
+		snprintf(want, sizeof(want), "%09llu", (unsigned long long)v);
+		check(fmt_u64_pad(buf, v, 9), buf, want);
+	}
+	check(fmt_u64_pad(buf, 999999999, 9), buf, "999999999");
 }
 
 static void test_escaped(void **state)
@@ -64,6 +85,7 @@ int main(void)
 		cmocka_unit_test(test_u64),
 		cmocka_unit_test(test_i64),
 		cmocka_unit_test(test_hex_and_pad),
+		cmocka_unit_test(test_pad9_range),
 		cmocka_unit_test(test_escaped),
 	};
 

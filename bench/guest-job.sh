@@ -8,10 +8,11 @@
 # run here writes "CONFIG skip REASON".
 #
 # Environment: RES, LOOP (bench-loop), LOOPS, RUNS, LKET_KO (module for
-# LKET, empty when none could be built), B2A (lket-b2a), TRACERS.
+# LKET, empty when none could be built), STAP_KO (the same tracepoints with
+# empty handlers), B2A (lket-b2a), TRACERS.
 set -u
-: "${RES:?}" "${LOOP:?}" "${LOOPS:=100000}" "${RUNS:=3}" "${LKET_KO:=}"
-: "${TRACERS:=none lket ftrace perf bpftrace}"
+: "${RES:?}" "${LOOP:?}" "${LOOPS:=100000}" "${RUNS:=3}" "${LKET_KO:=}" "${STAP_KO:=}"
+: "${TRACERS:=none lket stap ftrace perf bpftrace}"
 tmp=/tmp/bench
 mkdir -p "$tmp"
 out=$RES/results
@@ -43,6 +44,15 @@ run_lket() {
 	cat "$tmp/b2a.err" >> "$log"
 	say "lket $1 $LOOPS $(loop_ns) $seen $lost"
 	rm -rf "$tmp/lket" "$tmp/lket.out"
+}
+
+# SystemTap's floor: the same tracepoints and runtime, nothing written.
+run_stap() {
+	rm -rf "$tmp/stap" && mkdir -p "$tmp/stap"
+	"$RUN_TRACED" -o "$tmp/stap/t" "$STAP_KO" -- "$LOOP" -t "$tmp/ns" "$LOOPS" \
+		>> "$log" 2>&1 || { say "stap $1 $LOOPS $(loop_ns) -1 -1"; return; }
+	say "stap $1 $LOOPS $(loop_ns) -1 0"
+	rm -rf "$tmp/stap"
 }
 
 # ftrace: trace-cmd record, streaming the ring buffer to a file as a user
@@ -94,6 +104,7 @@ active=
 for c in $TRACERS; do
 	case $c in
 	lket) [ -n "$LKET_KO" ] && [ -f "$LKET_KO" ] || { say "lket skip ${LKET_WHY:-no module was built}"; continue; } ;;
+	stap) [ -n "$STAP_KO" ] && [ -f "$STAP_KO" ] || { say "stap skip ${STAP_WHY:-no module was built}"; continue; } ;;
 	ftrace) command -v trace-cmd >/dev/null || { say "ftrace skip no trace-cmd"; continue; } ;;
 	perf) command -v perf >/dev/null || { say "perf skip no perf"; continue; } ;;
 	bpftrace) command -v bpftrace >/dev/null || { say "bpftrace skip no bpftrace"; continue; } ;;

@@ -6,6 +6,10 @@
 #   none      untraced
 #   lket      staprun of `lket-stap -e 'probe addevent.syscall {}'`, built
 #             here for the guest kernel (tools/lket-stap, tools/lket-buildenv)
+#   stap      SystemTap's floor: the same two raw_syscalls tracepoints, the
+#             same options and runtime, handlers that write nothing (-u
+#             keeps them): what any SystemTap tracer pays before its first
+#             byte, so LKET's own share is lket minus stap
 #   ftrace    trace-cmd record -e raw_syscalls -F
 #   perf      perf record -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit
 #   bpftrace  raw_syscalls tracepoints, printf of the fields LKET writes
@@ -59,12 +63,24 @@ if [ -x "$top/tools/lket-stap" ]; then
 else
 	note "tools/lket-stap is missing: no LKET in this run"
 fi
+floor_ko=
+floor_why=$why
+if [ -n "$ko" ]; then
+	if (cd "$dir" && "$top/tools/lket-stap" -p4 -u -m stap_floor -DSTP_NO_OVERLOAD \
+		-e 'probe kernel.trace("raw_syscalls:sys_enter"), kernel.trace("raw_syscalls:sys_exit") {}' \
+		> "$dir/stap-floor.log" 2>&1); then
+		floor_ko=$dir/stap_floor.ko
+	else
+		floor_why="the empty module did not build (see $dir/stap-floor.log)"
+	fi
+fi
 
 t0=$(date +%s)
 "$top/tests/vm/lket-vm" run --results "$dir/res" \
 	--timeout "${GUEST_TIMEOUT:-1500}" \
 	--env RES="$dir/res" --env LOOP="${BENCH_LOOP:-$build/bench-loop}" \
 	--env LOOPS="$loops" --env RUNS="$runs" --env LKET_KO="$ko" --env LKET_WHY="$why" \
+	--env STAP_KO="$floor_ko" --env STAP_WHY="$floor_why" \
 	--env B2A="$build/lket-b2a" --env RUN_TRACED="$top/tools/lket-run-traced" \
 	--script "$here/guest-job.sh" || note "the guest job exited $?"
 t1=$(date +%s)
@@ -101,13 +117,14 @@ END {
 		printf "| %-9s | %12.1f | %9.2fx | %14.0f | %11s | %12s | %10d |\n",
 			c, m / 1e6, m / base, extra,
 			c == "none" ? "-" : (lk > 0 ? sprintf("%.2fx", extra / lk) : "n/a"),
-			c == "none" ? "-" : med(c, seen), mx
+			c == "none" ? "-" : (med(c, seen) < 0 ? "n/a" : med(c, seen)), mx
 	}
 }' "$dir/res/results"
 echo
 echo "loop ms: the loop alone (CLOCK_MONOTONIC in bench-loop), median.  +ns per"
 echo "event: (traced - untraced) / events, under emulation: compare, do not quote."
 echo "x LKET cost: the tracer's extra time over LKET's.  events seen: what the"
-echo "tracer recorded of the loop's $((2 * loops)) (perf: every sample)."
+echo "tracer recorded of the loop's $((2 * loops)) (perf: every sample; stap"
+echo "records nothing)."
 echo "raw runs: $dir/res/results; guest log: $dir/res/guest.log"
 } | tee "$dir/../guest.txt"

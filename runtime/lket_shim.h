@@ -227,8 +227,15 @@ static void lket_record_mark(bool sys, bool close)
 		}
 		return;
 	}
-	if (!_stp_print_trylock_irqsave(&flags))
-		return;
+	/*
+	 * No print lock here, which would cost two atomic operations on
+	 * SystemTap's global context counter per record: the record was
+	 * opened on this CPU under the lock, so the CPU has a print buffer;
+	 * records are written by probe handlers only, and SystemTap never
+	 * runs two handlers at once on a CPU.  Interrupts stay off, for
+	 * builds with -DINTERRUPTIBLE=1.
+	 */
+	local_irq_save(flags);
 	head = lket_open_head(rec, &len);
 	if (head) {
 		if (sys)
@@ -240,7 +247,7 @@ static void lket_record_mark(bool sys, bool close)
 	}
 	if (close)
 		rec->open = false;
-	_stp_print_unlock_irqrestore(&flags);
+	local_irq_restore(flags);
 }
 
 static void lket_record_sys_end(void)
@@ -308,6 +315,76 @@ static void lket_record_begin(unsigned int group, unsigned int hook)
 		rec->open = true;
 	}
 	_stp_print_unlock_irqrestore(&flags);
+}
+
+/*
+ * The binary writers generated from the catalogue write a whole record at
+ * once, under one print lock:
+ *
+ *	p = lket_record_reserve(group, hook, body, &flags);
+ *	if (p) {
+ *		p = lket_put(p, &field, size); ...	exactly body bytes
+ *		lket_record_reserved(&flags);
+ *	}
+ *
+ * instead of lket_record_begin(), a printf() and lket_record_sys_end(),
+ * which take the lock three times (each time with SystemTap's global
+ * context counter).  The record is placed as lket_record_begin() places
+ * it: a hook's record starts an empty print buffer, because reserving a
+ * whole buffer flushes what it holds and the rest is given back;
+ * metadata records share buffers, with room kept for the largest.
+ */
+static char *lket_record_reserve(unsigned int group, unsigned int hook,
+				 size_t body, unsigned long *flags)
+{
+	struct lket_open_record *rec = this_cpu_ptr(&lket_open_record);
+	struct lket_record_head *head;
+	size_t size = sizeof(*head) + body;
+	u64 ns = lket_clock_ns();
+
+	if (rec->open)
+		lket_record_end();
+	if (size > STP_BUFFER_SIZE || size > LKET_RECORD_MAX) {
+		atomic_inc(&lket_nr_split);
+		return NULL;
+	}
+	if (!_stp_print_trylock_irqsave(flags))
+		return NULL;
+	if (group != 0) {
+		head = _stp_reserve_bytes(STP_BUFFER_SIZE);
+		if (head && size < STP_BUFFER_SIZE)
+			_stp_unreserve_bytes(STP_BUFFER_SIZE - size);
+	} else {
+		if (_stp_reserve_bytes(LKET_META_ROOM))
+			_stp_unreserve_bytes(LKET_META_ROOM);
+		head = _stp_reserve_bytes(size);
+	}
+	if (!head) {
+		_stp_print_unlock_irqrestore(flags);
+		return NULL;
+	}
+	head->magic = LKET_RECORD_MAGIC;
+	head->total_size = size;
+	head->sys_size = size;
+	head->flags = 0;
+	head->timestamp = ns;
+	head->id = LKET_ID(current->pid, group, hook, raw_smp_processor_id());
+	rec->head = head;
+	rec->timestamp = ns;
+	rec->id = head->id;
+	rec->open = true;
+	return (char *)(head + 1);
+}
+
+static void lket_record_reserved(unsigned long *flags)
+{
+	_stp_print_unlock_irqrestore(flags);
+}
+
+static inline char *lket_put(char *p, const void *field, size_t size)
+{
+	memcpy(p, field, size);
+	return p + size;
 }
 
 /*

@@ -81,22 +81,6 @@ static int token(const char *list, int n, char *buf, size_t size)
 	return 1;
 }
 
-static const char *binary_conv(const char *type)
-{
-	if (!strcmp(type, "INT8"))
-		return "%1b";
-	if (!strcmp(type, "INT16"))
-		return "%2b";
-	if (!strcmp(type, "INT32"))
-		return "%4b";
-	if (!strcmp(type, "INT64"))
-		return "%8b";
-	if (!strcmp(type, "STRING"))
-		return "%0s";
-	fprintf(stderr, "lket-gencat: unknown field type %s\n", type);
-	exit(1);
-}
-
 static int is_string(const char *type)
 {
 	return !strcmp(type, "STRING");
@@ -117,17 +101,51 @@ static void embed(const char *path)
 	fclose(f);
 }
 
+static int field_size(const char *type)
+{
+	if (!strcmp(type, "INT8"))
+		return 1;
+	if (!strcmp(type, "INT16"))
+		return 2;
+	if (!strcmp(type, "INT32"))
+		return 4;
+	if (!strcmp(type, "INT64"))
+		return 8;
+	if (!strcmp(type, "STRING"))
+		return 0;
+	fprintf(stderr, "lket-gencat: unknown field type %s\n", type);
+	exit(1);
+}
+
+static const char *c_type(int size)
+{
+	switch (size) {
+	case 1:
+		return "u8";
+	case 2:
+		return "u16";
+	case 4:
+		return "u32";
+	default:
+		return "u64";
+	}
+}
+
 /*
- * The writer of one event: the record head, then the hook's fields in
- * catalogue order with one printf, then the sys_size mark.  Parameters
- * are prefixed because field names such as "return" are stap keywords.  The alias that
- * calls it closes the record (total_size) after the user's probe body, so
- * that printf()s there land in the same record as user-appended data.
+ * The writer of one event, in embedded C: the record head and the hook's
+ * fields in catalogue order, written at once under one print lock
+ * (lket_record_reserve() in runtime/lket_shim.h); with -D ASCII_TRACE,
+ * the fields as text.  Integers are stored in the traced machine's byte
+ * order, cut to the field's size, as printf's %1b..%8b did; strings with
+ * their NUL, as %0s did.  Parameters are prefixed because field names
+ * such as "return" are stap keywords.  The alias that calls it closes the
+ * record (total_size) after the user's probe body, so that printf()s
+ * there land in the same record as user-appended data.
  */
 static void stp_writer(const struct event *e)
 {
 	char type[32], name[64];
-	int i;
+	int i, fixed = 0;
 
 	printf("\nfunction _lket_write_%s(", e->upper);
 	for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
@@ -135,25 +153,50 @@ static void stp_writer(const struct event *e)
 		printf("%sf_%s:%s", i ? ", " : "", name,
 		       is_string(type) ? "string" : "long");
 	}
-	printf(")\n{\n\t_lket_record_begin(%d, %d)\n", e->group, e->hook);
+	printf(")\n%%{ /* unmodified-fnargs */\n#if LKET_ASCII_TRACE\n");
+	printf("\tlket_record_begin(%d, %d);\n", e->group, e->hook);
 	if (*e->fmt) {
-		printf("\tif (@const(\"LKET_ASCII_TRACE\"))\n\t\tprintf(\"");
+		printf("\t_stp_printf(\"");
 		for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
 			token(e->fmt, i, type, sizeof(type));
-			printf(" %s=%s", name, is_string(type) ? "\\\"%s\\\"" : "%d");
+			printf(" %s=%s", name, is_string(type) ? "\\\"%s\\\"" : "%lld");
 		}
 		printf("\"");
-		for (i = 0; token(e->names, i, name, sizeof(name)); i++)
-			printf(", f_%s", name);
-		printf(")\n\telse\n\t\tprintf(\"");
-		for (i = 0; token(e->fmt, i, type, sizeof(type)); i++)
-			printf("%s", binary_conv(type));
-		printf("\"");
-		for (i = 0; token(e->names, i, name, sizeof(name)); i++)
-			printf(", f_%s", name);
-		printf(")\n");
+		for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
+			token(e->fmt, i, type, sizeof(type));
+			printf(is_string(type) ? ", STAP_ARG_f_%s" :
+			       ", (long long)STAP_ARG_f_%s", name);
+		}
+		printf(");\n");
 	}
-	printf("\t_lket_record_sys_end()\n}\n");
+	printf("\tlket_record_sys_end();\n#else\n\tunsigned long lket_flags;\n");
+	for (i = 0; token(e->fmt, i, type, sizeof(type)); i++) {
+		token(e->names, i, name, sizeof(name));
+		if (is_string(type))
+			printf("\tsize_t lket_len_%d = strlen(STAP_ARG_f_%s) + 1;\n",
+			       i, name);
+		else
+			fixed += field_size(type);
+	}
+	printf("\tchar *lket_p = lket_record_reserve(%d, %d, %d", e->group,
+	       e->hook, fixed);
+	for (i = 0; token(e->fmt, i, type, sizeof(type)); i++)
+		if (is_string(type))
+			printf(" + lket_len_%d", i);
+	printf(", &lket_flags);\n\n\tif (lket_p) {\n");
+	for (i = 0; token(e->fmt, i, type, sizeof(type)); i++) {
+		int size = field_size(type);
+
+		token(e->names, i, name, sizeof(name));
+		if (is_string(type))
+			printf("\t\tlket_p = lket_put(lket_p, STAP_ARG_f_%s, lket_len_%d);\n",
+			       name, i);
+		else
+			printf("\t\t{\n\t\t\t%s v = (%s)STAP_ARG_f_%s;\n\n"
+			       "\t\t\tlket_p = lket_put(lket_p, &v, %d);\n\t\t}\n",
+			       c_type(size), c_type(size), name, size);
+	}
+	printf("\t\tlket_record_reserved(&lket_flags);\n\t}\n#endif\n%%}\n");
 }
 
 static int gen_stp(int nfiles, char **files)

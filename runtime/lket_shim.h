@@ -10,14 +10,16 @@
  * A record is written by one probe handler, on one CPU, with preemption
  * disabled (SystemTap holds the per-CPU probe context):
  *
- *	lket_record_begin()	flush the CPU's print buffer if it holds
+ *	lket_record_reserve()	flush the CPU's print buffer if it holds
  *				anything (metadata records: if it lacks
  *				room for the largest), then reserve the
- *				record head
- *	hook fields		printf() by the generated writer
- *	lket_record_sys_end()	sys_size (and total_size) = bytes so far
+ *				record head and the hook's fields, which
+ *				the generated writer fills in
  *	user fields		printf() in the user's probe body
  *	lket_record_end()	total_size = bytes so far
+ *
+ * (With -D ASCII_TRACE the writer uses lket_record_begin(), a printf of
+ * the fields as text and lket_record_sys_end() instead.)
  *
  * Because the head sits at offset 0 of the print buffer, it can be patched
  * in place until the buffer is flushed.  SystemTap flushes at the end of

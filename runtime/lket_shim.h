@@ -262,6 +262,23 @@ static void lket_record_end(void)
 	lket_record_mark(false, true);
 }
 
+/* Fill in a reserved head of size bytes (so far) and make it the open record. */
+static void lket_record_open(struct lket_open_record *rec,
+			     struct lket_record_head *head, u64 ns,
+			     unsigned int group, unsigned int hook, size_t size)
+{
+	head->magic = LKET_RECORD_MAGIC;
+	head->total_size = size;
+	head->sys_size = size;
+	head->flags = 0;
+	head->timestamp = ns;
+	head->id = LKET_ID(current->pid, group, hook, raw_smp_processor_id());
+	rec->head = head;
+	rec->timestamp = ns;
+	rec->id = head->id;
+	rec->open = true;
+}
+
 /* Room for the largest metadata record: a head, two IDs, two strings. */
 #define LKET_META_ROOM	(LKET_RECORD_HEAD_SIZE + 2 + 2 * MAXSTRINGLEN)
 
@@ -303,19 +320,8 @@ static void lket_record_begin(unsigned int group, unsigned int hook)
 	if (group == 0 && _stp_reserve_bytes(LKET_META_ROOM))
 		_stp_unreserve_bytes(LKET_META_ROOM);
 	head = _stp_reserve_bytes(sizeof(*head));
-	if (head) {
-		head->magic = LKET_RECORD_MAGIC;
-		head->total_size = sizeof(*head);
-		head->sys_size = sizeof(*head);
-		head->flags = 0;
-		head->timestamp = ns;
-		head->id = LKET_ID(current->pid, group, hook,
-				   raw_smp_processor_id());
-		rec->head = head;
-		rec->timestamp = head->timestamp;
-		rec->id = head->id;
-		rec->open = true;
-	}
+	if (head)
+		lket_record_open(rec, head, ns, group, hook, sizeof(*head));
 	_stp_print_unlock_irqrestore(&flags);
 }
 
@@ -365,16 +371,7 @@ static char *lket_record_reserve(unsigned int group, unsigned int hook,
 		_stp_print_unlock_irqrestore(flags);
 		return NULL;
 	}
-	head->magic = LKET_RECORD_MAGIC;
-	head->total_size = size;
-	head->sys_size = size;
-	head->flags = 0;
-	head->timestamp = ns;
-	head->id = LKET_ID(current->pid, group, hook, raw_smp_processor_id());
-	rec->head = head;
-	rec->timestamp = ns;
-	rec->id = head->id;
-	rec->open = true;
+	lket_record_open(rec, head, ns, group, hook, size);
 	return (char *)(head + 1);
 }
 

@@ -86,8 +86,7 @@ static int csv_event(struct output *o, const struct event *ev,
 			p = fmt_i64(p, v->i);
 	}
 	if (ev->raw_len) {
-		memcpy(p, ",raw,", 5);
-		p += 5;
+		p = put_lit(p, ",raw,");
 		p = fmt_hexdump(p, ev->raw, ev->raw_len);
 	}
 	*p++ = '\n';
@@ -107,15 +106,15 @@ static int csv_lost(struct output *o, const struct seq_gap *g)
 	if (ret)
 		return ret;
 	p = timefmt_put(&c->lo.time, c->lo.ob.p, g->after_ts);
-	memcpy(p, ",,,,,lket.lost,count,", 21);
-	p = fmt_u64(p + 21, (uint64_t)(g->last - g->first) + 1);
-	memcpy(p, ",first_seq,", 11);
-	p = fmt_u64(p + 11, g->first);
-	memcpy(p, ",last_seq,", 10);
-	p = fmt_u64(p + 10, g->last);
+	p = put_lit(p, ",,,,,lket.lost,count,");
+	p = fmt_u64(p, (uint64_t)(g->last - g->first) + 1);
+	p = put_lit(p, ",first_seq,");
+	p = fmt_u64(p, g->first);
+	p = put_lit(p, ",last_seq,");
+	p = fmt_u64(p, g->last);
 	if (g->before_ts) {
-		memcpy(p, ",until,", 7);
-		p = timefmt_put(&c->lo.time, p + 7, g->before_ts);
+		p = put_lit(p, ",until,");
+		p = timefmt_put(&c->lo.time, p, g->before_ts);
 	}
 	*p++ = '\n';
 	c->lo.ob.p = p;
@@ -124,18 +123,6 @@ static int csv_lost(struct output *o, const struct seq_gap *g)
 
 int output_csv_new(struct output **o, int fd, const struct text_options *opt)
 {
-	struct csv *c = calloc(1, sizeof(*c));
-	int ret;
-
-	if (!c)
-		return -ENOMEM;
-	ret = line_output_init(&c->lo, fd, opt, CSV_BUFFER);
-	if (ret) {
-		free(c);
-		return ret;
-	}
-	c->lo.o.event = csv_event;
-	c->lo.o.lost = csv_lost;
-	*o = &c->lo.o;
-	return 0;
+	return line_output_new(o, sizeof(struct csv), fd, opt, CSV_BUFFER,
+			       csv_event, csv_lost);
 }

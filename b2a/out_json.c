@@ -23,14 +23,6 @@ struct json {
 	struct line_output lo;	/* first: the output is freed through it */
 };
 
-static char *put_lit(char *p, const char *s)
-{
-	size_t n = strlen(s);
-
-	memcpy(p, s, n);
-	return p + n;
-}
-
 /* "ts":N,"time":"T" */
 static char *put_time(struct json *j, char *p, uint64_t ts)
 {
@@ -146,18 +138,6 @@ static int json_lost(struct output *o, const struct seq_gap *g)
 
 int output_json_new(struct output **o, int fd, const struct text_options *opt)
 {
-	struct json *j = calloc(1, sizeof(*j));
-	int ret;
-
-	if (!j)
-		return -ENOMEM;
-	ret = line_output_init(&j->lo, fd, opt, JSON_BUFFER);
-	if (ret) {
-		free(j);
-		return ret;
-	}
-	j->lo.o.event = json_event;
-	j->lo.o.lost = json_lost;
-	*o = &j->lo.o;
-	return 0;
+	return line_output_new(o, sizeof(struct json), fd, opt, JSON_BUFFER,
+			       json_event, json_lost);
 }

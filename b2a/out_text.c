@@ -113,8 +113,7 @@ static int text_event(struct output *o, const struct event *ev,
 		}
 	}
 	if (ev->raw_len) {
-		memcpy(p, " raw=", 5);
-		p += 5;
+		p = put_lit(p, " raw=");
 		p = fmt_hexdump(p, ev->raw, ev->raw_len);
 	}
 	*p++ = '\n';
@@ -134,20 +133,18 @@ static int text_lost(struct output *o, const struct seq_gap *g)
 	p = timefmt_put(&t->lo.time, t->lo.ob.p, g->after_ts);
 	/* CPU TID PID and, unless -C, COMM: none of them known */
 	if (t->lo.opt.no_comm) {
-		memcpy(p, " - - - lket.lost count=", 23);
-		p += 23;
+		p = put_lit(p, " - - - lket.lost count=");
 	} else {
-		memcpy(p, " - - - - lket.lost count=", 25);
-		p += 25;
+		p = put_lit(p, " - - - - lket.lost count=");
 	}
 	p = fmt_u64(p, (uint64_t)(g->last - g->first) + 1);
-	memcpy(p, " first_seq=", 11);
-	p = fmt_u64(p + 11, g->first);
-	memcpy(p, " last_seq=", 10);
-	p = fmt_u64(p + 10, g->last);
+	p = put_lit(p, " first_seq=");
+	p = fmt_u64(p, g->first);
+	p = put_lit(p, " last_seq=");
+	p = fmt_u64(p, g->last);
 	if (g->before_ts) {
-		memcpy(p, " until=", 7);
-		p = timefmt_put(&t->lo.time, p + 7, g->before_ts);
+		p = put_lit(p, " until=");
+		p = timefmt_put(&t->lo.time, p, g->before_ts);
 	}
 	*p++ = '\n';
 	t->lo.ob.p = p;
@@ -156,18 +153,6 @@ static int text_lost(struct output *o, const struct seq_gap *g)
 
 int output_text_new(struct output **o, int fd, const struct text_options *opt)
 {
-	struct text *t = calloc(1, sizeof(*t));
-	int ret;
-
-	if (!t)
-		return -ENOMEM;
-	ret = line_output_init(&t->lo, fd, opt, TEXT_BUFFER);
-	if (ret) {
-		free(t);
-		return ret;
-	}
-	t->lo.o.event = text_event;
-	t->lo.o.lost = text_lost;
-	*o = &t->lo.o;
-	return 0;
+	return line_output_new(o, sizeof(struct text), fd, opt, TEXT_BUFFER,
+			       text_event, text_lost);
 }

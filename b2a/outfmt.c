@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,6 +32,28 @@ int line_output_init(struct line_output *lo, int fd,
 	timefmt_init(&lo->time, opt->time, &lo->o.trace);
 	lo->o.finish = line_output_finish;
 	lo->o.free = line_output_free;
+	return 0;
+}
+
+int line_output_new(struct output **o, size_t size, int fd,
+		    const struct text_options *opt, size_t buffer,
+		    int (*event)(struct output *, const struct event *,
+				 const struct proc *),
+		    int (*lost)(struct output *, const struct seq_gap *))
+{
+	struct line_output *lo = calloc(1, size);
+	int ret;
+
+	if (!lo)
+		return -ENOMEM;
+	ret = line_output_init(lo, fd, opt, buffer);
+	if (ret) {
+		free(lo);
+		return ret;
+	}
+	lo->o.event = event;
+	lo->o.lost = lost;
+	*o = &lo->o;
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "decode.h"
 #include "outbuf.h"
@@ -44,6 +45,24 @@ struct line_output {
 
 int line_output_init(struct line_output *lo, int fd,
 		     const struct text_options *opt, size_t buffer);
+/*
+ * Allocate a line output of size bytes (its own state, line_output first),
+ * with a buffer of buffer bytes and its event and lost callbacks.
+ */
+int line_output_new(struct output **o, size_t size, int fd,
+		    const struct text_options *opt, size_t buffer,
+		    int (*event)(struct output *, const struct event *,
+				 const struct proc *),
+		    int (*lost)(struct output *, const struct seq_gap *));
+
+/* Copy the literal s to p (strlen of a literal folds to a constant). */
+static inline char *put_lit(char *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(p, s, n);
+	return p + n;
+}
 
 void timefmt_init(struct timefmt *tf, enum time_format format,
 		  const struct trace_info *const *trace);

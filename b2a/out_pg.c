@@ -23,6 +23,10 @@
 
 #define COPY_FLUSH	(1u << 20)
 
+static const struct sql_types pg_types = {
+	.int64 = "BIGINT", .bytes = "BYTEA"
+};
+
 struct pgbuf {
 	char name[SQL_NAME_MAX];	/* the table */
 	char *buf;
@@ -231,7 +235,7 @@ static void put_common(struct pgbuf *b, const struct event *ev,
 static int table_for(struct pg *p, const struct event *ev, struct pgtab **out)
 {
 	struct pgtab *t = calloc(1, sizeof(*t)), **bigger;
-	char *sql = NULL, *q;
+	char *sql = NULL;
 	unsigned int i;
 	int ret;
 
@@ -241,7 +245,7 @@ static int table_for(struct pg *p, const struct event *ev, struct pgtab **out)
 	if (ret)
 		goto err;
 	t->event = ev->meta->name;
-	sql = malloc(512 + (size_t)(t->t.ncols + 8) * (2 * SQL_NAME_MAX + 16));
+	sql = malloc(sql_text_size(&t->t));
 	bigger = realloc(p->list, (p->ntabs + 1) * sizeof(*bigger));
 	if (bigger)
 		p->list = bigger;
@@ -252,27 +256,10 @@ static int table_for(struct pg *p, const struct event *ev, struct pgtab **out)
 	/* two events may make one name: the second gets its IDs added */
 	for (i = 0; i < p->ntabs; i++)
 		if (!strcmp(p->list[i]->t.name, t->t.name)) {
-			size_t n = strlen(t->t.name);
-
-			snprintf(t->t.name + (n > 100 ? 100 : n),
-				 sizeof(t->t.name) - (n > 100 ? 100 : n),
-				 "_%u_%u", ev->group, ev->hook);
+			sql_table_rename(&t->t, ev->group, ev->hook);
 			break;
 		}
-	q = sql + sprintf(sql, "CREATE TABLE ");
-	q = sql_ident(q, t->t.name);
-	q += sprintf(q, " (time BIGINT NOT NULL, cpu INTEGER, tid BIGINT, pid INTEGER, comm TEXT");
-	for (i = 0; i < t->t.ncols; i++) {
-		const struct field *f = i < ev->meta->sys.n ?
-			&ev->meta->sys.f[i] :
-			&ev->meta->user.f[i - ev->meta->sys.n];
-
-		*q++ = ',';
-		*q++ = ' ';
-		q = sql_ident(q, t->t.cols[i]);
-		q += sprintf(q, f->type == LKET_STRING ? " TEXT" : " BIGINT");
-	}
-	sprintf(q, ", raw BYTEA)");
+	sql_create_table(sql, &t->t, ev->meta, &pg_types);
 	ret = exec(p, sql);
 	if (ret)
 		goto err;

@@ -23,6 +23,10 @@
 #include "report.h"
 #include "sqlschema.h"
 
+static const struct sql_types sqlite_types = {
+	.int64 = "INTEGER", .bytes = "BLOB"
+};
+
 #define ROWS_PER_TX	(1u << 20)
 
 struct sqtab {
@@ -99,7 +103,6 @@ static int table_for(struct sq *s, const struct event *ev, struct sqtab **out)
 	size_t id = (ev->group & 0xff) << 8 | (ev->hook & 0xff);
 	struct sqtab *t, **bigger;
 	char *sql, *p;
-	size_t size;
 	unsigned int i;
 	int ret, tries;
 
@@ -112,36 +115,16 @@ static int table_for(struct sq *s, const struct event *ev, struct sqtab **out)
 		return ret;
 	}
 	t->event = ev->meta->name;
-	size = 512 + (size_t)(t->t.ncols + 8) * (2 * SQL_NAME_MAX + 16);
-	sql = malloc(size);
+	sql = malloc(sql_text_size(&t->t));
 	if (!sql) {
 		ret = -ENOMEM;
 		goto err;
 	}
 	/* two events may make one name: the second gets its IDs added */
 	for (tries = 0; tries < 2; tries++) {
-		if (tries) {
-			size_t n = strlen(t->t.name);
-
-			snprintf(t->t.name + (n > 100 ? 100 : n),
-				 sizeof(t->t.name) - (n > 100 ? 100 : n),
-				 "_%u_%u", ev->group, ev->hook);
-		}
-		p = sql + sprintf(sql, "CREATE TABLE ");
-		p = sql_ident(p, t->t.name);
-		p += sprintf(p, " (time INTEGER NOT NULL, cpu INTEGER, tid INTEGER, pid INTEGER, comm TEXT");
-		for (i = 0; i < t->t.ncols; i++) {
-			const struct field *f = i < ev->meta->sys.n ?
-				&ev->meta->sys.f[i] :
-				&ev->meta->user.f[i - ev->meta->sys.n];
-
-			*p++ = ',';
-			*p++ = ' ';
-			p = sql_ident(p, t->t.cols[i]);
-			p += sprintf(p, f->type == LKET_STRING ? " TEXT" :
-				     " INTEGER");
-		}
-		p += sprintf(p, ", raw BLOB)");
+		if (tries)
+			sql_table_rename(&t->t, ev->group, ev->hook);
+		sql_create_table(sql, &t->t, ev->meta, &sqlite_types);
 		if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK)
 			break;
 	}

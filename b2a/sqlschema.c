@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../runtime/lket_format.h"
 #include "sqlschema.h"
 
 static const char *const common[] = {
@@ -85,5 +87,43 @@ char *sql_ident(char *p, const char *name)
 	}
 	*p++ = '"';
 	*p = '\0';
+	return p;
+}
+
+void sql_table_rename(struct sql_table *t, unsigned int group,
+		      unsigned int hook)
+{
+	size_t n = strlen(t->name);
+
+	if (n > 100)
+		n = 100;
+	snprintf(t->name + n, sizeof(t->name) - n, "_%u_%u", group, hook);
+}
+
+size_t sql_text_size(const struct sql_table *t)
+{
+	return 512 + (size_t)(t->ncols + 8) * (2 * SQL_NAME_MAX + 16);
+}
+
+char *sql_create_table(char *p, const struct sql_table *t,
+		       const struct event_meta *m, const struct sql_types *ty)
+{
+	unsigned int i;
+
+	p += sprintf(p, "CREATE TABLE ");
+	p = sql_ident(p, t->name);
+	p += sprintf(p, " (time %s NOT NULL, cpu INTEGER, tid %s, pid INTEGER, "
+		     "comm TEXT", ty->int64, ty->int64);
+	for (i = 0; i < t->ncols; i++) {
+		const struct field *f = i < m->sys.n ? &m->sys.f[i] :
+						       &m->user.f[i - m->sys.n];
+
+		*p++ = ',';
+		*p++ = ' ';
+		p = sql_ident(p, t->cols[i]);
+		p += sprintf(p, " %s",
+			     f->type == LKET_STRING ? "TEXT" : ty->int64);
+	}
+	p += sprintf(p, ", raw %s)", ty->bytes);
 	return p;
 }

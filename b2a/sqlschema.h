@@ -34,4 +34,24 @@ void sql_table_free(struct sql_table *t);
 /* "name" with quotes doubled, for SQL text; needs 2 * len + 3 bytes. */
 char *sql_ident(char *p, const char *name);
 
+/*
+ * A second event whose table got the same name as an earlier one's: the
+ * name gets the event's IDs, "_GROUP_HOOK".
+ */
+void sql_table_rename(struct sql_table *t, unsigned int group,
+		      unsigned int hook);
+
+/* The column types of a database: 64-bit integers, and bytes. */
+struct sql_types {
+	const char *int64;	/* "INTEGER" (SQLite), "BIGINT" */
+	const char *bytes;	/* "BLOB" (SQLite), "BYTEA" */
+};
+
+/* Bytes enough for a statement naming t and each of its columns. */
+size_t sql_text_size(const struct sql_table *t);
+
+/* "CREATE TABLE ..." of t (for an event with metadata m) at p. */
+char *sql_create_table(char *p, const struct sql_table *t,
+		       const struct event_meta *m, const struct sql_types *ty);
+
 #endif

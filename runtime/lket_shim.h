@@ -18,8 +18,8 @@
  *	user fields		printf() in the user's probe body
  *	lket_record_end()	total_size = bytes so far
  *
- * (With -D ASCII_TRACE the writer uses lket_record_begin(), a printf of
- * the fields as text and lket_record_sys_end() instead.)
+ * (With -D ASCII_TRACE the writer uses lket_ascii_record_begin() and a
+ * printf of the fields as text instead.)
  *
  * Because the head sits at offset 0 of the print buffer, it can be patched
  * in place until the buffer is flushed.  SystemTap flushes at the end of
@@ -212,8 +212,12 @@ static struct lket_record_head *lket_open_head(struct lket_open_record *rec,
 	return head;
 }
 
-/* Set total_size (and sys_size if sys) to the bytes written so far. */
-static void lket_record_mark(bool sys, bool close)
+/*
+ * Close the record open on this CPU: total_size = the bytes written so far
+ * (the hook's fields and what the user's probe body appended); in a text
+ * trace, its newline.
+ */
+static void lket_record_end(void)
 {
 	struct lket_open_record *rec = this_cpu_ptr(&lket_open_record);
 	struct lket_record_head *head;
@@ -222,11 +226,9 @@ static void lket_record_mark(bool sys, bool close)
 
 	if (!rec->open)
 		return;
+	rec->open = false;
 	if (LKET_ASCII_TRACE) {
-		if (close) {
-			_stp_print("\n");
-			rec->open = false;
-		}
+		_stp_print("\n");
 		return;
 	}
 	/*
@@ -239,95 +241,33 @@ static void lket_record_mark(bool sys, bool close)
 	 */
 	local_irq_save(flags);
 	head = lket_open_head(rec, &len);
-	if (head) {
-		if (sys)
-			head->sys_size = len;
+	if (head)
 		head->total_size = len;
-	} else {
+	else
 		atomic_inc(&lket_nr_split);
-		close = true;
-	}
-	if (close)
-		rec->open = false;
 	local_irq_restore(flags);
 }
 
-static void lket_record_sys_end(void)
+#if LKET_ASCII_TRACE
+/* A text record: its prefix; the writer prints the fields after it. */
+static void lket_ascii_record_begin(unsigned int group, unsigned int hook)
 {
-	lket_record_mark(true, false);
-}
+	struct lket_open_record *rec = this_cpu_ptr(&lket_open_record);
 
-static void lket_record_end(void)
-{
-	lket_record_mark(false, true);
-}
-
-/* Fill in a reserved head of size bytes (so far) and make it the open record. */
-static void lket_record_open(struct lket_open_record *rec,
-			     struct lket_record_head *head, u64 ns,
-			     unsigned int group, unsigned int hook, size_t size)
-{
-	head->magic = LKET_RECORD_MAGIC;
-	head->total_size = size;
-	head->sys_size = size;
-	head->flags = 0;
-	head->timestamp = ns;
-	head->id = LKET_ID(current->pid, group, hook, raw_smp_processor_id());
-	rec->head = head;
-	rec->timestamp = ns;
-	rec->id = head->id;
+	/* a record left open ("next" in a probe body) still needs its newline */
+	lket_record_end();
+	lket_ascii_prefix(lket_clock_ns(), group, hook);
 	rec->open = true;
 }
+#endif
 
 /* Room for the largest metadata record: a head, two IDs, two strings. */
 #define LKET_META_ROOM	(LKET_RECORD_HEAD_SIZE + 2 + 2 * MAXSTRINGLEN)
 
-static void lket_record_begin(unsigned int group, unsigned int hook)
-{
-	struct lket_open_record *rec = this_cpu_ptr(&lket_open_record);
-	struct lket_record_head *head;
-	unsigned long flags;
-	u64 ns = lket_clock_ns();
-
-	/*
-	 * A record left open (a "next" or an error in a probe body skipped
-	 * its _lket_record_end()) already has total_size == sys_size; in a
-	 * text trace it still needs its newline.
-	 */
-	if (rec->open)
-		lket_record_end();
-
-	if (LKET_ASCII_TRACE) {
-#if LKET_ASCII_TRACE
-		lket_ascii_prefix(ns, group, hook);
-#endif
-		rec->open = true;
-		return;
-	}
-
-	/*
-	 * Start the record where no buffer-full flush can split it.  Any
-	 * amount of user data may follow a hook's record: it starts an
-	 * empty print buffer.  Metadata records (group 0) have no user data
-	 * and are bounded by their two strings; written by the hundred at
-	 * start-up, they share buffers, with room kept for the largest
-	 * (reserving it flushes only when it is not there).
-	 */
-	if (group != 0)
-		_stp_print_flush();
-	if (!_stp_print_trylock_irqsave(&flags))
-		return;
-	if (group == 0 && _stp_reserve_bytes(LKET_META_ROOM))
-		_stp_unreserve_bytes(LKET_META_ROOM);
-	head = _stp_reserve_bytes(sizeof(*head));
-	if (head)
-		lket_record_open(rec, head, ns, group, hook, sizeof(*head));
-	_stp_print_unlock_irqrestore(&flags);
-}
-
 /*
  * The binary writers generated from the catalogue write a whole record at
- * once, under one print lock:
+ * once, under one print lock (each lock also costs two atomic operations
+ * on SystemTap's global context counter):
  *
  *	p = lket_record_reserve(group, hook, body, &flags);
  *	if (p) {
@@ -335,12 +275,14 @@ static void lket_record_begin(unsigned int group, unsigned int hook)
  *		lket_record_reserved(&flags);
  *	}
  *
- * instead of lket_record_begin(), a printf() and lket_record_sys_end(),
- * which take the lock three times (each time with SystemTap's global
- * context counter).  The record is placed as lket_record_begin() places
- * it: a hook's record starts an empty print buffer, because reserving a
- * whole buffer flushes what it holds and the rest is given back;
- * metadata records share buffers, with room kept for the largest.
+ * The record starts where no buffer-full flush can split it.  Any amount
+ * of user data may follow a hook's record, so it starts an empty print
+ * buffer: reserving a whole buffer flushes what it holds, and the rest is
+ * given back.  Metadata records (group 0) have no user data and are
+ * bounded by their two strings; written by the hundred at start-up, they
+ * share buffers, with room kept for the largest (reserving it flushes
+ * only when it is not there).  A record left open (a "next" or an error
+ * in a probe body skipped its _lket_record_end()) is closed first.
  */
 static char *lket_record_reserve(unsigned int group, unsigned int hook,
 				 size_t body, unsigned long *flags)
@@ -350,8 +292,7 @@ static char *lket_record_reserve(unsigned int group, unsigned int hook,
 	size_t size = sizeof(*head) + body;
 	u64 ns = lket_clock_ns();
 
-	if (rec->open)
-		lket_record_end();
+	lket_record_end();
 	if (size > STP_BUFFER_SIZE || size > LKET_RECORD_MAX) {
 		atomic_inc(&lket_nr_split);
 		return NULL;
@@ -371,7 +312,16 @@ static char *lket_record_reserve(unsigned int group, unsigned int hook,
 		_stp_print_unlock_irqrestore(flags);
 		return NULL;
 	}
-	lket_record_open(rec, head, ns, group, hook, size);
+	head->magic = LKET_RECORD_MAGIC;
+	head->total_size = size;
+	head->sys_size = size;
+	head->flags = 0;
+	head->timestamp = ns;
+	head->id = LKET_ID(current->pid, group, hook, raw_smp_processor_id());
+	rec->head = head;
+	rec->timestamp = ns;
+	rec->id = head->id;
+	rec->open = true;
 	return (char *)(head + 1);
 }
 

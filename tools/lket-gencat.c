@@ -154,7 +154,7 @@ static void stp_writer(const struct event *e)
 		       is_string(type) ? "string" : "long");
 	}
 	printf(")\n%%{ /* unmodified-fnargs */\n#if LKET_ASCII_TRACE\n");
-	printf("\tlket_record_begin(%d, %d);\n", e->group, e->hook);
+	printf("\tlket_ascii_record_begin(%d, %d);\n", e->group, e->hook);
 	if (*e->fmt) {
 		printf("\t_stp_printf(\"");
 		for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
@@ -169,7 +169,7 @@ static void stp_writer(const struct event *e)
 		}
 		printf(");\n");
 	}
-	printf("\tlket_record_sys_end();\n#else\n\tunsigned long lket_flags;\n");
+	printf("#else\n\tunsigned long lket_flags;\n");
 	for (i = 0; token(e->fmt, i, type, sizeof(type)); i++) {
 		token(e->names, i, name, sizeof(name));
 		if (is_string(type))

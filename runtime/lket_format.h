@@ -35,8 +35,14 @@
 #define LKET_RECORD_MAGIC	0x4c4bu
 #define LKET_RECORD_MAGIC_SWAPPED 0x4b4cu
 
-/* Version of this format, written in the trace header record. */
-#define LKET_FORMAT_VERSION	1
+/*
+ * Version of this format, written in the trace header record.  Records are
+ * the same in both; what differs is the numbering of the flushes (below):
+ * version 2 numbers each CPU's flushes on their own, version 1 numbered
+ * the flushes of all CPUs from one counter.
+ */
+#define LKET_FORMAT_VERSION	2
+#define LKET_FORMAT_VERSION_GLOBAL_SEQ	1
 
 /* Written as byte_order in the trace header: reads 0x01020304 natively. */
 #define LKET_BYTE_ORDER_MARK	0x01020304u
@@ -71,7 +77,8 @@ struct lket_record_head {
  * no framing at all (raw record streams) are read too.
  */
 struct lket_flush_v4 {
-	uint32_t sequence;	/* global across CPUs: a gap is lost data */
+	uint32_t sequence;	/* from 1; per CPU (format version 2) or
+				   across CPUs (1): a gap is lost data */
 	uint32_t pdu_len;	/* bytes of payload that follow */
 } __attribute__((packed));
 

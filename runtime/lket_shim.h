@@ -16,15 +16,31 @@
  *				record head and the hook's fields, which
  *				the generated writer fills in
  *	user fields		printf() in the user's probe body
- *	lket_record_end()	total_size = bytes so far
+ *	lket_record_end()	total_size = bytes so far; with the
+ *				patched runtime (LKET_SEND_HELD), send the
+ *				record as one frame of this CPU
  *
  * (With -D ASCII_TRACE the writer uses lket_ascii_record_begin() and a
  * printf of the fields as text instead.)
  *
+ * The print buffer is only a staging area: the record, head, fields and
+ * what the probe body appended, is reserved in the relay sub-buffer once,
+ * when it is complete, with the CPU's own frame number
+ * (_stp_print_send_held() of tools/stap-runtime-patches/
+ * 30-per-cpu-frames.patch), and the handler's own flush then finds
+ * nothing to do.  No lock and no atomic operation on memory shared with
+ * other CPUs is on that path: a probe handler holds the runtime context,
+ * so nothing else prints on this CPU, and interrupts are off.  A full
+ * transport drops the record and counts it (lket_nr_dropped, reported
+ * when tracing stops); its frame number is used up, so lket-b2a names the
+ * CPU and the times between which records were lost.  A runtime without
+ * the patch gets the print lock and SystemTap's flush at the end of the
+ * handler, as before.
+ *
  * Because the head sits at offset 0 of the print buffer, it can be patched
- * in place until the buffer is flushed.  SystemTap flushes at the end of
- * every probe handler, and when a printf() does not fit in what is left of
- * the buffer.  A record therefore MUST fit in the print buffer
+ * in place until the buffer is flushed.  SystemTap flushes when a printf()
+ * does not fit in what is left of the buffer (and, unpatched, at the end
+ * of every probe handler).  A record therefore MUST fit in the print buffer
  * (STP_BUFFER_SIZE, 8192 bytes): if the user's probe body printf()s more
  * than that, the buffer is flushed with the head still unfinished, the
  * record is split and lket_record_end() finds its head gone; it counts
@@ -66,6 +82,19 @@
 #define LKET_SNAPSHOT_MAX	65536
 #endif
 
+/*
+ * The patched runtime sends a handler's print buffer as one frame without
+ * the print lock, and numbers frames per CPU: the trace header then says
+ * LKET_FORMAT_VERSION, else LKET_FORMAT_VERSION_GLOBAL_SEQ.
+ */
+#if defined(STP_DATA_WRITE_RESERVE_WHOLE) && defined(STP_SEQ_PER_CPU)
+#define LKET_SEND_HELD		1
+#define LKET_TRACE_VERSION	LKET_FORMAT_VERSION
+#else
+#define LKET_SEND_HELD		0
+#define LKET_TRACE_VERSION	LKET_FORMAT_VERSION_GLOBAL_SEQ
+#endif
+
 /* Every record must fit in total_size, and in the print buffer. */
 #if STP_BUFFER_SIZE > LKET_RECORD_MAX
 #error "STP_BUFFER_SIZE is larger than an LKET record can be"
@@ -89,6 +118,39 @@ static pid_t lket_consumer_tgid;
 static atomic_t lket_nr_split = ATOMIC_INIT(0);
 /* Tasks process_snapshot() did not record (LKET_SNAPSHOT_MAX). */
 static atomic_t lket_nr_snapshot_dropped = ATOMIC_INIT(0);
+/* Records dropped because this CPU's transport buffers were full. */
+static DEFINE_PER_CPU(unsigned long, lket_nr_dropped);
+
+static unsigned long lket_nr_dropped_sum(void)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(lket_nr_dropped, cpu);
+	return sum;
+}
+
+/*
+ * The print buffer of this CPU, for a record.  With the patched runtime,
+ * without the print lock (see the top of this file): interrupts off is
+ * all a probe handler needs.
+ */
+static inline bool lket_print_lock(unsigned long *flags)
+{
+	if (!LKET_SEND_HELD)
+		return _stp_print_trylock_irqsave(flags);
+	local_irq_save(*flags);
+	return true;
+}
+
+static inline void lket_print_unlock(unsigned long *flags)
+{
+	if (!LKET_SEND_HELD)
+		_stp_print_unlock_irqrestore(flags);
+	else
+		local_irq_restore(*flags);
+}
 
 static inline u64 lket_clock_ns(void)
 {
@@ -232,19 +294,23 @@ static void lket_record_end(void)
 		return;
 	}
 	/*
-	 * No print lock here, which would cost two atomic operations on
-	 * SystemTap's global context counter per record: the record was
-	 * opened on this CPU under the lock, so the CPU has a print buffer;
-	 * records are written by probe handlers only, and SystemTap never
-	 * runs two handlers at once on a CPU.  Interrupts stay off, for
-	 * builds with -DINTERRUPTIBLE=1.
+	 * No print lock here, which would cost atomic operations on
+	 * SystemTap's global counters per record: the record was opened on
+	 * this CPU, so the CPU has a print buffer; records are written by
+	 * probe handlers only, and SystemTap never runs two handlers at once
+	 * on a CPU.  Interrupts stay off, for builds with -DINTERRUPTIBLE=1.
 	 */
 	local_irq_save(flags);
 	head = lket_open_head(rec, &len);
-	if (head)
+	if (head) {
 		head->total_size = len;
-	else
+#if LKET_SEND_HELD
+		if (_stp_print_send_held())
+			this_cpu_inc(lket_nr_dropped);
+#endif
+	} else {
 		atomic_inc(&lket_nr_split);
+	}
 	local_irq_restore(flags);
 }
 
@@ -266,8 +332,7 @@ static void lket_ascii_record_begin(unsigned int group, unsigned int hook)
 
 /*
  * The binary writers generated from the catalogue write a whole record at
- * once, under one print lock (each lock also costs two atomic operations
- * on SystemTap's global context counter):
+ * once, with interrupts off (unpatched runtime: under one print lock):
  *
  *	p = lket_record_reserve(group, hook, body, &flags);
  *	if (p) {
@@ -280,8 +345,8 @@ static void lket_ascii_record_begin(unsigned int group, unsigned int hook)
  * buffer: reserving a whole buffer flushes what it holds, and the rest is
  * given back.  Metadata records (group 0) have no user data and are
  * bounded by their two strings; written by the hundred at start-up, they
- * share buffers, with room kept for the largest (reserving it flushes
- * only when it is not there).  A record left open (a "next" or an error
+ * share buffers when the runtime is unpatched, with room kept for the
+ * largest (reserving it flushes only when it is not there).  A record left open (a "next" or an error
  * in a probe body skipped its _lket_record_end()) is closed first.
  */
 static char *lket_record_reserve(unsigned int group, unsigned int hook,
@@ -297,7 +362,7 @@ static char *lket_record_reserve(unsigned int group, unsigned int hook,
 		atomic_inc(&lket_nr_split);
 		return NULL;
 	}
-	if (!_stp_print_trylock_irqsave(flags))
+	if (!lket_print_lock(flags))
 		return NULL;
 	if (group != 0) {
 		head = _stp_reserve_bytes(STP_BUFFER_SIZE);
@@ -309,7 +374,7 @@ static char *lket_record_reserve(unsigned int group, unsigned int hook,
 		head = _stp_reserve_bytes(size);
 	}
 	if (!head) {
-		_stp_print_unlock_irqrestore(flags);
+		lket_print_unlock(flags);
 		return NULL;
 	}
 	head->magic = LKET_RECORD_MAGIC;
@@ -327,7 +392,7 @@ static char *lket_record_reserve(unsigned int group, unsigned int hook,
 
 static void lket_record_reserved(unsigned long *flags)
 {
-	_stp_print_unlock_irqrestore(flags);
+	lket_print_unlock(flags);
 }
 
 static inline char *lket_put(char *p, const void *field, size_t size)
@@ -372,7 +437,7 @@ static void lket_snapshot_task(struct task_struct *t)
 		unsigned long flags;
 		char *p;
 
-		if (!_stp_print_trylock_irqsave(&flags))
+		if (!lket_print_lock(&flags))
 			return;
 		p = _stp_reserve_bytes(size);
 		if (p) {
@@ -388,7 +453,7 @@ static void lket_snapshot_task(struct task_struct *t)
 			memcpy(p + sizeof(*head), f, sizeof(f));
 			memcpy(p + sizeof(*head) + sizeof(f), comm, len);
 		}
-		_stp_print_unlock_irqrestore(&flags);
+		lket_print_unlock(&flags);
 	}
 #endif
 }

@@ -133,7 +133,7 @@ static const char *c_type(int size)
 
 /*
  * The writer of one event, in embedded C: the record head and the hook's
- * fields in catalogue order, written at once under one print lock
+ * fields in catalogue order, written at once into the print buffer
  * (lket_record_reserve() in runtime/lket_shim.h); with -D ASCII_TRACE,
  * the fields as text.  Integers are stored in the traced machine's byte
  * order, cut to the field's size, as printf's %1b..%8b did; strings with

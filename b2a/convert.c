@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,7 +23,9 @@
 struct converter {
 	struct meta meta;
 	struct procmap procs;
-	struct seqtrack seq;
+	struct seqtrack seq;	/* format version 1: one for all files */
+	struct seqrun *runs;	/* version 2: one per file (stream order) */
+	bool seq_per_cpu;	/* the trace header says version 2 */
 	struct trace_info info;
 	struct output *out;
 	struct diag *diag;
@@ -86,12 +89,17 @@ static void apply_meta(struct converter *c, const struct stream *s)
 		return;
 	}
 	if (ev->hook == 1) {	/* trace header */
-		if (int_named(ev, "version", 0) != LKET_FORMAT_VERSION)
+		int64_t version = int_named(ev, "version", 0);
+
+		if (version != LKET_FORMAT_VERSION &&
+		    version != LKET_FORMAT_VERSION_GLOBAL_SEQ)
 			diagf(c->diag, DIAG_DAMAGE, s->path,
 			      (int64_t)s->rec.offset,
-			      "trace format version %lld, this lket-b2a reads %d",
-			      (long long)int_named(ev, "version", 0),
+			      "trace format version %lld, this lket-b2a reads %d and %d",
+			      (long long)version,
+			      LKET_FORMAT_VERSION_GLOBAL_SEQ,
 			      LKET_FORMAT_VERSION);
+		c->seq_per_cpu = version == LKET_FORMAT_VERSION;
 		c->info.have_header = true;
 		c->info.wall_offset = int_named(ev, "wall_offset", 0);
 		copy_string(c->info.clock, sizeof(c->info.clock),
@@ -182,6 +190,30 @@ static int track_process(struct converter *c, const struct event *ev)
 	return ret;
 }
 
+static void on_gap(void *ctx, const struct seq_gap *g);
+
+/* The flush numbers of a record: lost flushes before it, if any. */
+static void track_seq(struct converter *c, const struct stream *s)
+{
+	const struct record *r = &s->rec;
+	struct seqrun *run = &c->runs[s->order];
+
+	if (!r->seq_valid)
+		return;
+	if (c->seq_per_cpu) {
+		if (!run->started)
+			seqrun_init(run, s->cpu, on_gap, c);
+		seqrun_see(run, r->seq, r->timestamp);
+		/* a flush may hold nothing but the end of this record */
+		if (r->seq_last != r->seq)
+			seqrun_see(run, r->seq_last, r->timestamp);
+		return;
+	}
+	seqtrack_see(&c->seq, r->seq, r->timestamp);
+	if (r->seq_last != r->seq)
+		seqtrack_see(&c->seq, r->seq_last, r->timestamp);
+}
+
 static int handle(struct converter *c, const struct stream *s)
 {
 	const struct record *r = &s->rec;
@@ -189,16 +221,13 @@ static int handle(struct converter *c, const struct stream *s)
 	bool selected;
 	int ret;
 
-	if (r->seq_valid) {
-		seqtrack_see(&c->seq, r->seq, r->timestamp);
-		/* a flush may hold nothing but the end of this record */
-		if (r->seq_last != r->seq)
-			seqtrack_see(&c->seq, r->seq_last, r->timestamp);
-	}
 	if (LKET_ID_GROUP(r->id) == 0) {
+		/* the trace header says how flushes are numbered */
 		apply_meta(c, s);
+		track_seq(c, s);
 		return c->error;
 	}
+	track_seq(c, s);
 	if (s->cpu >= 0 && LKET_ID_CPU(r->id) != (unsigned int)s->cpu)
 		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)r->offset,
 		      "record of CPU %u in the file of CPU %d",
@@ -230,11 +259,15 @@ static int handle(struct converter *c, const struct stream *s)
 static void on_gap(void *ctx, const struct seq_gap *g)
 {
 	struct converter *c = ctx;
+	char cpu[32] = "";
 	int ret;
 
+	if (g->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), " of CPU %d", g->cpu);
 	diagf(c->diag, DIAG_DAMAGE, NULL, -1,
-	      "lost %llu flushes (sequence %u to %u) between %llu.%09llu and %llu.%09llu",
-	      (unsigned long long)(g->last - g->first) + 1, g->first, g->last,
+	      "lost %llu flushes%s (sequence %u to %u) between %llu.%09llu and %llu.%09llu",
+	      (unsigned long long)(g->last - g->first) + 1, cpu, g->first,
+	      g->last,
 	      (unsigned long long)(g->after_ts / 1000000000),
 	      (unsigned long long)(g->after_ts % 1000000000),
 	      (unsigned long long)(g->before_ts / 1000000000),
@@ -314,16 +347,19 @@ int convert_ex(const char *const *paths, size_t npaths, struct output *out,
 	const char **files = calloc(npaths ? npaths : 1, sizeof(*files));
 	struct stream *streams = calloc(npaths ? npaths : 1, sizeof(*streams));
 	struct stream **live = calloc(npaths ? npaths : 1, sizeof(*live));
+	struct seqrun *runs = calloc(npaths ? npaths : 1, sizeof(*runs));
+	int *first = calloc(npaths ? npaths : 1, sizeof(*first));
 	struct merge m = { 0 };
 	struct stream *s;
-	size_t i, n, nlive = 0;
+	size_t i, k, n, header, nlive = 0;
 	int ret;
 
 	memset(stats, 0, sizeof(*stats));
-	if (!c || !streams || !live || !files) {
+	if (!c || !streams || !live || !files || !runs || !first) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
+	c->runs = runs;
 	c->out = out;
 	c->diag = diag;
 	c->stats = stats;
@@ -345,12 +381,24 @@ int convert_ex(const char *const *paths, size_t npaths, struct output *out,
 		ret = -ENOENT;
 		goto out_procs;
 	}
-	/* Metadata first: each file's leading group-0 records. */
+	/*
+	 * Metadata first: each file's leading group-0 records, starting with
+	 * the file whose first record is the trace header, which says how
+	 * the flushes are numbered.
+	 */
 	c->info.first_ts = UINT64_MAX;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
+		first[i] = stream_next(&streams[i]);
+	for (i = 0; i < n; i++)
+		if (first[i] == 1 && LKET_ID_GROUP(streams[i].rec.id) == 0 &&
+		    LKET_ID_HOOK(streams[i].rec.id) == 1)
+			break;
+	header = i < n ? i : 0;
+	for (k = 0; k < n; k++) {
+		i = k == 0 ? header : k <= header ? k - 1 : k;
 		s = &streams[i];
-		while ((ret = stream_next(s)) == 1 &&
-		       LKET_ID_GROUP(s->rec.id) == 0) {
+		for (ret = first[i]; ret == 1 && LKET_ID_GROUP(s->rec.id) == 0;
+		     ret = stream_next(s)) {
 			ret = handle(c, s);
 			if (ret)
 				goto out_streams;
@@ -391,6 +439,8 @@ int convert_ex(const char *const *paths, size_t npaths, struct output *out,
 	}
 	seqtrack_finish(&c->seq);
 	stats->lost = c->seq.lost;
+	for (i = 0; i < n; i++)
+		stats->lost += runs[i].lost;
 	ret = c->error;
 	if (!ret && c->report) {
 		ret = report_finish(c->report);
@@ -412,6 +462,8 @@ out_meta:
 	meta_free(&c->meta);
 out_free:
 	out->trace = NULL;
+	free(first);
+	free(runs);
 	free(files);
 	free(live);
 	free(streams);

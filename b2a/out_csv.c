@@ -106,7 +106,10 @@ static int csv_lost(struct output *o, const struct seq_gap *g)
 	if (ret)
 		return ret;
 	p = timefmt_put(&c->lo.time, c->lo.ob.p, g->after_ts);
-	p = put_lit(p, ",,,,,lket.lost,count,");
+	*p++ = ',';
+	if (g->cpu >= 0)
+		p = fmt_u64(p, (uint64_t)g->cpu);
+	p = put_lit(p, ",,,,lket.lost,count,");
 	p = fmt_u64(p, (uint64_t)(g->last - g->first) + 1);
 	p = put_lit(p, ",first_seq,");
 	p = fmt_u64(p, g->first);

@@ -118,7 +118,12 @@ static int json_lost(struct output *o, const struct seq_gap *g)
 	p = j->lo.ob.p;
 	*p++ = '{';
 	p = put_time(j, p, g->after_ts);
-	p = put_lit(p, ",\"cpu\":null,\"tid\":null,\"pid\":null,\"comm\":null,\"event\":\"lket.lost\",\"fields\":{\"count\":");
+	p = put_lit(p, ",\"cpu\":");
+	if (g->cpu >= 0)
+		p = fmt_u64(p, (uint64_t)g->cpu);
+	else
+		p = put_lit(p, "null");
+	p = put_lit(p, ",\"tid\":null,\"pid\":null,\"comm\":null,\"event\":\"lket.lost\",\"fields\":{\"count\":");
 	p = fmt_u64(p, (uint64_t)(g->last - g->first) + 1);
 	p = put_lit(p, ",\"first_seq\":");
 	p = fmt_u64(p, g->first);

@@ -131,12 +131,17 @@ static int text_lost(struct output *o, const struct seq_gap *g)
 	if (ret)
 		return ret;
 	p = timefmt_put(&t->lo.time, t->lo.ob.p, g->after_ts);
-	/* CPU TID PID and, unless -C, COMM: none of them known */
-	if (t->lo.opt.no_comm) {
+	/* the CPU when known (format version 2); TID PID and, unless -C,
+	 * COMM: none of them */
+	*p++ = ' ';
+	if (g->cpu >= 0)
+		p = fmt_u64(p, (uint64_t)g->cpu);
+	else
+		*p++ = '-';
+	if (t->lo.opt.no_comm)
+		p = put_lit(p, " - - lket.lost count=");
+	else
 		p = put_lit(p, " - - - lket.lost count=");
-	} else {
-		p = put_lit(p, " - - - - lket.lost count=");
-	}
 	p = fmt_u64(p, (uint64_t)(g->last - g->first) + 1);
 	p = put_lit(p, " first_seq=");
 	p = fmt_u64(p, g->first);

@@ -31,6 +31,7 @@ static void advance(struct seqtrack *t, uint32_t limit)
 		}
 		g.first = t->base;
 		g.after_ts = t->last_ts;
+		g.cpu = -1;
 		while (t->base != limit && !test_seen(t, t->base)) {
 			/* nothing was seen from top on: no need to look */
 			if (t->base == t->top) {
@@ -82,4 +83,40 @@ void seqtrack_finish(struct seqtrack *t)
 {
 	if (t->started)
 		advance(t, t->top);
+}
+
+void seqrun_init(struct seqrun *r, int cpu, seq_gap_fn gap, void *ctx)
+{
+	memset(r, 0, sizeof(*r));
+	r->cpu = cpu;
+	r->gap = gap;
+	r->ctx = ctx;
+}
+
+void seqrun_see(struct seqrun *r, uint32_t seq, uint64_t ts)
+{
+	struct seq_gap g;
+
+	if (!r->started) {
+		r->started = true;
+		r->next = seq;
+	}
+	/* the flush already seen (its later records), or an older one */
+	if ((int32_t)(seq - r->next) < 0) {
+		if (seq == r->next - 1 && ts > r->last_ts)
+			r->last_ts = ts;
+		return;
+	}
+	if (seq != r->next) {
+		g.first = r->next;
+		g.last = seq - 1;
+		g.after_ts = r->last_ts;
+		g.before_ts = ts;
+		g.cpu = r->cpu;
+		r->lost += (uint64_t)(g.last - g.first) + 1;
+		if (r->gap)
+			r->gap(r->ctx, &g);
+	}
+	r->next = seq + 1;
+	r->last_ts = ts;
 }

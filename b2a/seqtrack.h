@@ -2,11 +2,16 @@
 /*
  * seqtrack.h - find lost flushes from their sequence numbers.
  *
- * The bulk transport numbers every flush from one counter shared by all
- * CPUs, so a number that appears in no file was lost.  Flushes reach the
- * tracker in merged time order, which is close to, not exactly, sequence
- * order; a sliding window of recently seen numbers absorbs the difference
- * in fixed memory.  A number that falls out of the window unseen is lost.
+ * Format version 1: the bulk transport numbers every flush from one
+ * counter shared by all CPUs, so a number that appears in no file was
+ * lost.  Flushes reach the tracker (struct seqtrack) in merged time
+ * order, which is close to, not exactly, sequence order; a sliding window
+ * of recently seen numbers absorbs the difference in fixed memory.  A
+ * number that falls out of the window unseen is lost.
+ *
+ * Format version 2: each CPU numbers its own flushes, and a file is read
+ * in order, so a run (struct seqrun, one per file) only needs the next
+ * number it expects: one it skips was lost on that file's CPU.
  */
 #ifndef LKET_SEQTRACK_H
 #define LKET_SEQTRACK_H
@@ -20,6 +25,7 @@ struct seq_gap {
 	uint32_t first, last;	/* the lost sequence numbers */
 	uint64_t after_ts;	/* timestamp of the flush before the gap */
 	uint64_t before_ts;	/* timestamp of the flush after it */
+	int cpu;		/* whose flushes were lost; -1: any CPU's */
 };
 
 typedef void (*seq_gap_fn)(void *ctx, const struct seq_gap *gap);
@@ -41,5 +47,19 @@ void seqtrack_init(struct seqtrack *t, seq_gap_fn gap, void *ctx);
 void seqtrack_see(struct seqtrack *t, uint32_t seq, uint64_t ts);
 /* End of trace: numbers below the highest seen that never came are lost. */
 void seqtrack_finish(struct seqtrack *t);
+
+struct seqrun {
+	bool started;
+	uint32_t next;		/* the number the next flush should carry */
+	uint64_t last_ts;	/* timestamp of the flush before next */
+	uint64_t lost;
+	int cpu;
+	seq_gap_fn gap;
+	void *ctx;
+};
+
+void seqrun_init(struct seqrun *r, int cpu, seq_gap_fn gap, void *ctx);
+/* A record stamped ts, in (the last of) flush seq of the run's file. */
+void seqrun_see(struct seqrun *r, uint32_t seq, uint64_t ts);
 
 #endif

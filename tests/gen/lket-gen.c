@@ -3,7 +3,7 @@
  * lket-gen - write an LKET trace exactly as the runtime shim and SystemTap's
  * bulk transport do, for lket-b2a's golden tests and benchmarks.
  *
- *   lket-gen [-f v4|v5|none] [-s] [-n EVENTS] SCENARIO PREFIX
+ *   lket-gen [-f v4|v5|none] [-p] [-s] [-n EVENTS] SCENARIO PREFIX
  *
  * writes PREFIX_0, PREFIX_1 (as "stap -o PREFIX" names them).  SCENARIO:
  *   golden  a small trace that exercises every decoding path: both CPUs,
@@ -24,7 +24,9 @@
  *   latency  entry/return pairs and request lifecycles with planted
  *           latencies (tests/golden/latency.expect lists them), and
  *           some that do not pair up
- * -f  framing (default v4, SystemTap 4.7-4.9); -s  the other byte order.
+ * -f  framing (default v4, SystemTap 4.7-4.9); -s  the other byte order;
+ * -p  each CPU numbers its own flushes (format version 2, the patched
+ *     runtime); without it one counter numbers them all (version 1).
  *
  * Each record is one flush, as the shim writes it: the record head, the
  * hook's fields in catalogue order, user data, then total/sys sizes.
@@ -61,7 +63,9 @@ static const struct cat catalogue[] = {
 static FILE *files[NCPU];
 static enum { F_NONE, F_V4, F_V5 } framing = F_V4;
 static bool swap;
-static uint32_t sequence = 1;
+/* -p: each CPU numbers its flushes (format version 2), else one counter */
+static bool per_cpu_seq;
+static uint32_t sequence[NCPU] = { 1, 1 };
 
 static uint8_t rec[LKET_RECORD_MAX];
 static size_t len;
@@ -105,12 +109,14 @@ static void patch16(size_t at, size_t v)
 	len = save;
 }
 
-/* The transport: one flush per record, a global sequence. */
+/* The transport: one flush per record, numbered per CPU or globally. */
 static void flush(int cpu, bool lose)
 {
 	uint8_t head[12];
 	size_t hlen = 0, save = len, i;
-	uint32_t words[3] = { LKET_FLUSH_V5_MAGIC, sequence++, (uint32_t)len };
+	uint32_t words[3] = { LKET_FLUSH_V5_MAGIC,
+			      sequence[per_cpu_seq ? cpu : 0]++,
+			      (uint32_t)len };
 
 	if (lose)
 		return;
@@ -184,7 +190,9 @@ static void metadata(uint64_t ts)
 {
 	size_t i;
 
-	event(0, ts, 900, "lket.trace_header", I(LKET_FORMAT_VERSION),
+	event(0, ts, 900, "lket.trace_header",
+	      I(per_cpu_seq ? LKET_FORMAT_VERSION :
+		LKET_FORMAT_VERSION_GLOBAL_SEQ),
 	      I(LKET_BYTE_ORDER_MARK), "mono", I(1764421200000000000ll),
 	      I(NCPU), "6.1.0-57-amd64");
 	for (i = 0; i < NCAT; i++) {
@@ -406,11 +414,14 @@ int main(int argc, char **argv)
 	long n = 1000000;
 	int opt, cpu;
 
-	while ((opt = getopt(argc, argv, "f:sn:")) != -1) {
+	while ((opt = getopt(argc, argv, "f:psn:")) != -1) {
 		switch (opt) {
 		case 'f':
 			framing = !strcmp(optarg, "v5") ? F_V5 :
 				  !strcmp(optarg, "none") ? F_NONE : F_V4;
+			break;
+		case 'p':
+			per_cpu_seq = true;
 			break;
 		case 's':
 			swap = true;
@@ -428,7 +439,7 @@ int main(int argc, char **argv)
 	     strcmp(argv[optind], "latency") &&
 	     strcmp(argv[optind], "badmeta") &&
 	     strcmp(argv[optind], "syscalls"))) {
-		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-s] [-n EVENTS] golden|badmeta|bench|syscalls|strings|latency PREFIX\n");
+		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-n EVENTS] golden|badmeta|bench|syscalls|strings|latency PREFIX\n");
 		return 2;
 	}
 	for (cpu = 0; cpu < NCPU; cpu++) {

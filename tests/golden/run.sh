@@ -24,6 +24,16 @@ case_badmeta()  { $gen badmeta t; echo t; }
 case_missing()  { $gen golden t; echo t_0 t_1 t_7; }
 case_empty()    { $gen golden t && : > t_2; echo t; }
 case_dup()      { $gen golden t && cp t_0 stpd_cpu0; echo t_0 t_1 t_0 stpd_cpu0; }
+# format version 2: each CPU numbers its flushes; the golden trace's lost
+# flush is CPU 0's.  Named in another order, the trace header is in the
+# second file and is still read first.
+case_pcpu()     { $gen -p golden t; echo t; }
+case_pcpu_order() { $gen -p golden t; echo t_1 t_0; }
+# CPU 1's second flush (8-byte header + a 32-byte syscall.entry record)
+# cut out: a gap in its own numbers
+case_pcpu_lost() {
+	$gen -p golden t && head -c 40 t_1 > x && tail -c +81 t_1 >> x &&
+		mv x t_1; echo t; }
 # 5 stale bytes where a flush header should be: after t_1's first flush
 # (8-byte header + a 32-byte syscall.entry record)
 case_garbage()  {
@@ -91,7 +101,7 @@ extras() {
 	ls | grep tmp- || true
 }
 
-cases=${*:-v4 v5 raw swapped stpd badmeta missing empty dup garbage truncated truncated_raw junk
+cases=${*:-v4 v5 raw swapped stpd badmeta missing empty dup pcpu pcpu_order pcpu_lost garbage truncated truncated_raw junk
 json csv json_wall csv_rel strings json_strings csv_strings
 filter_pid filter_tid filter_comm filter_cpu filter_event filter_rel filter_wall filter_all filter_bad filter_to_edge
 sqlite sqlite_strings sqlite_exists sqlite_replace sqlite_unwritable

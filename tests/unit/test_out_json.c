@@ -47,7 +47,9 @@ static void run(int (*make)(struct output **, int, const struct text_options *),
 {
 	struct text_options opt = { .time = TIME_REL };
 	struct stream s = { .swap = host_big_endian() };
-	struct seq_gap g = { .first = 3, .last = 4, .after_ts = 5000000002ull };
+	struct seq_gap g = {
+		.first = 3, .last = 4, .after_ts = 5000000002ull, .cpu = -1,
+	};
 	struct output *o;
 	struct event ev;
 	char path[256], text[2048];

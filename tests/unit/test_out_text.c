@@ -127,17 +127,25 @@ static void sink_event(struct sink *k, const uint8_t *rec,
 	assert_int_equal(k->o->event(k->o, &ev, proc), 0);
 }
 
-static void sink_lost(struct sink *k, uint32_t first, uint32_t last,
-		      uint64_t after_ts, uint64_t before_ts)
+/* Flushes first..last lost, of CPU cpu (-1: of any CPU, version 1). */
+static void sink_lost_cpu(struct sink *k, uint32_t first, uint32_t last,
+			  uint64_t after_ts, uint64_t before_ts, int cpu)
 {
 	struct seq_gap g = {
 		.first = first,
 		.last = last,
 		.after_ts = after_ts,
 		.before_ts = before_ts,
+		.cpu = cpu,
 	};
 
 	assert_int_equal(k->o->lost(k->o, &g), 0);
+}
+
+static void sink_lost(struct sink *k, uint32_t first, uint32_t last,
+		      uint64_t after_ts, uint64_t before_ts)
+{
+	sink_lost_cpu(k, first, last, after_ts, before_ts, -1);
 }
 
 /* Finish, and compare what was written with want. */
@@ -296,6 +304,13 @@ static void test_lost(void **state)
 	sink_lost(&k, 5, 7, 1000000000ull, 2000000000ull);
 	sink_expect(&k,
 		    "1.000000000 - - - lket.lost count=3 first_seq=5 last_seq=7 until=2.000000000\n");
+
+	/* format version 2: the CPU whose flushes were lost */
+	opt.no_comm = false;
+	sink_open(&k, &opt);
+	sink_lost_cpu(&k, 5, 7, 1000000000ull, 2000000000ull, 1);
+	sink_expect(&k,
+		    "1.000000000 1 - - - lket.lost count=3 first_seq=5 last_seq=7 until=2.000000000\n");
 }
 
 int main(void)

@@ -208,6 +208,78 @@ static void test_nothing_seen(void **state)
 	assert_int_equal(f->t.lost, 0);
 }
 
+/* Format version 2: one run per file, numbered by its CPU alone. */
+struct run_fixture {
+	struct seqrun r;
+	struct gaps gaps;
+};
+
+static int run_setup(void **state)
+{
+	struct run_fixture *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	seqrun_init(&f->r, 3, on_gap, &f->gaps);
+	*state = f;
+	return 0;
+}
+
+static void test_run_contiguous(void **state)
+{
+	struct run_fixture *f = *state;
+	uint32_t seq;
+
+	for (seq = 1; seq <= 1000; seq++) {
+		seqrun_see(&f->r, seq, seq * 10);
+		/* a second record in the same flush */
+		seqrun_see(&f->r, seq, seq * 10 + 1);
+	}
+	assert_int_equal(f->gaps.n, 0);
+	assert_int_equal(f->r.lost, 0);
+}
+
+static void test_run_gap(void **state)
+{
+	struct run_fixture *f = *state;
+
+	seqrun_see(&f->r, 7, 70);
+	seqrun_see(&f->r, 7, 75);	/* the flush's last record */
+	seqrun_see(&f->r, 11, 110);	/* 8, 9, 10 lost */
+	seqrun_see(&f->r, 12, 120);
+	seqrun_see(&f->r, 14, 140);	/* 13 lost */
+	assert_int_equal(f->gaps.n, 2);
+	expect_gap(&f->gaps, 0, 8, 10, 75, 110);
+	expect_gap(&f->gaps, 1, 13, 13, 120, 140);
+	assert_int_equal(f->gaps.g[0].cpu, 3);
+	assert_int_equal(f->r.lost, 4);
+}
+
+static void test_run_wrap(void **state)
+{
+	struct run_fixture *f = *state;
+
+	seqrun_see(&f->r, 0xfffffffe, 10);
+	seqrun_see(&f->r, 0xffffffff, 20);
+	seqrun_see(&f->r, 1, 40);	/* 0 lost */
+	assert_int_equal(f->gaps.n, 1);
+	expect_gap(&f->gaps, 0, 0, 0, 20, 40);
+	assert_int_equal(f->r.lost, 1);
+}
+
+/* An older number (a damaged file) is no gap, and no loss. */
+static void test_run_older(void **state)
+{
+	struct run_fixture *f = *state;
+
+	seqrun_see(&f->r, 5, 50);
+	seqrun_see(&f->r, 6, 60);
+	seqrun_see(&f->r, 2, 65);
+	seqrun_see(&f->r, 7, 70);
+	assert_int_equal(f->gaps.n, 0);
+	assert_int_equal(f->r.lost, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +298,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wrap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nothing_seen, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_run_contiguous, run_setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_run_gap, run_setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_run_wrap, run_setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_run_older, run_setup,
 						teardown),
 	};
 

@@ -5,8 +5,9 @@
  * Each file must be a clean stream of frames {u32 sequence; u32 pdu_len}
  * + one txstress record (see txstress.stp).  Reports frames, frames that
  * do not parse (then resyncs on the next plausible frame), sequence gaps
- * over all files, missing record indexes, and whether the trailer (end
- * probe) arrived.  Exit 0 when everything is there and clean, 1 otherwise,
+ * (each CPU numbers its own frames from 1: the runtime patch
+ * 30-per-cpu-frames.patch), missing record indexes, and whether the
+ * trailer (end probe) arrived.  Exit 0 when everything is there and clean, 1 otherwise,
  * 2 on usage or I/O errors.  One summary line on stdout:
  *   frames=F bad=B junk_bytes=J seq_max=S seq_missing=G idx_missing=I
  *   begin=NB/NBEGIN work=NW/NWORK trailer=yes|no tail_missing=T
@@ -19,7 +20,7 @@
 #define MAGIC 0x5854544cu
 #define MAXN (1u << 22)
 
-static unsigned char *seqseen, *idxseen;
+static unsigned char *idxseen;
 
 static uint32_t rd32(const unsigned char *p)
 {
@@ -67,9 +68,8 @@ int main(int argc, char **argv)
 	}
 	want_beg = strtoul(argv[1], NULL, 0);
 	want_work = strtoul(argv[2], NULL, 0);
-	seqseen = calloc(MAXN, 1);
 	idxseen = calloc(MAXN, 1);
-	if (!seqseen || !idxseen)
+	if (!idxseen)
 		return 2;
 
 	for (a = 3; a < argc; a++) {
@@ -77,6 +77,7 @@ int main(int argc, char **argv)
 		unsigned char *buf;
 		long sz;
 		size_t off = 0, n;
+		uint32_t seq_next = 1;	/* this file's next frame */
 		int inbad = 0;
 
 		if (!f || fseek(f, 0, SEEK_END) || (sz = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
@@ -109,11 +110,18 @@ int main(int argc, char **argv)
 				uint32_t seq = rd32(buf + off), idx = rd32(buf + off + 12);
 				unsigned kind = rd16(buf + off + 20);
 
-				if (seq < MAXN) {
-					seqseen[seq] = 1;
-					if (seq > seq_max)
-						seq_max = seq;
+				if (seq != seq_next) {
+					fprintf(stderr, "txcheck: %s: offset %zu: frame %u, expected %u\n",
+						argv[a], off, seq, seq_next);
+					if (seq > seq_next)
+						seq_missing += seq - seq_next;
+					else
+						bad++;	/* out of order */
 				}
+				if (seq >= seq_next)
+					seq_next = seq + 1;
+				if (seq > seq_max)
+					seq_max = seq;
 				if (idx < MAXN) {
 					idxseen[idx] = 1;
 					if (idx > idx_max)
@@ -133,10 +141,6 @@ int main(int argc, char **argv)
 		free(buf);
 	}
 
-	/* Sequence numbers start at 1 and are global over all CPUs. */
-	for (uint32_t s = 1; s <= seq_max; s++)
-		if (!seqseen[s])
-			seq_missing++;
 	{
 		/* All records up to the trailer (or the highest seen) must be
 		 * there; without a trailer the tail cannot be counted here, but

@@ -69,6 +69,27 @@ case_sqlite_unwritable() { $gen golden t; echo -d no/such/dir/t.db t; }
 case_report()   { $gen latency t; echo -f none --report report t; }
 case_report_pid() { $gen latency t; echo -f none --report report --pid 5002 t; }
 case_report_sqlite() { $gen latency t; echo -f none -d t.db --report report t; }
+# -o, --report and -d never destroy an input or an earlier output: a
+# clash is refused before anything is written, a failed conversion leaves
+# what was there (files listed in "keep" must not change)
+case_clash_input() { $gen golden t && cksum t_0 t_1 > keep; echo -o t_0 t; }
+case_clash_link() {
+	$gen golden t && ln -s t_1 out && cksum t_0 t_1 > keep; echo -o out t; }
+case_clash_hardlink() {
+	$gen golden t && ln t_1 r && cksum t_0 t_1 > keep; echo --report r t; }
+case_clash_db()  { $gen golden t; echo -d t.db -o ./t.db t; }
+case_clash_report() {
+	$gen latency t && echo old > report && cksum report > keep
+	echo -o report --report report t; }
+case_clash_db_report() { $gen latency t; echo -f none -d t.db --report t.db t; }
+case_keep_nosuch() {
+	echo old > lket.out && echo old > report && cksum lket.out report > keep
+	echo --report report nosuch; }
+case_keep_db()  {
+	$gen golden t && echo old > lket.out && echo keep > t.db &&
+		cksum lket.out > keep; echo -d t.db t; }
+case_replace_output() { $gen golden t && echo old > lket.out; echo --event process.fork t; }
+case_report_stdout() { $gen latency t; echo -o - --report - --event syscall.entry --pid 5001 t; }
 
 # What a case wrote besides lket.out.
 extras() {
@@ -88,6 +109,11 @@ extras() {
 		echo "-- indexes"
 		sqlite3 t.db "select name from sqlite_master where type = 'index' order by name"
 	fi
+	if [ -f keep ]; then
+		echo "--- keep"
+		# shellcheck disable=SC2046
+		cksum $(awk '{ print $3 }' keep) | diff keep - && echo unchanged
+	fi
 	ls | grep tmp- || true
 }
 
@@ -95,7 +121,9 @@ cases=${*:-v4 v5 raw swapped stpd badmeta missing empty dup garbage truncated tr
 json csv json_wall csv_rel strings json_strings csv_strings
 filter_pid filter_tid filter_comm filter_cpu filter_event filter_rel filter_wall filter_all filter_bad filter_to_edge
 sqlite sqlite_strings sqlite_exists sqlite_replace sqlite_unwritable
-report report_pid report_sqlite}
+report report_pid report_sqlite
+clash_input clash_link clash_hardlink clash_db clash_report clash_db_report
+keep_nosuch keep_db replace_output report_stdout}
 pass=0 fail=0
 for c in $cases; do
 	for bin in lket-b2a asan/lket-b2a; do

@@ -570,7 +570,7 @@ int main(int argc, char **argv)
 				what ? what : "output", strerror(-ret));
 		return 2;
 	}
-	if (stats.lost)
+	if (stats.lost && !rep.quiet)
 		fprintf(stderr, "lket-b2a: %llu flushes lost in transport\n",
 			(unsigned long long)stats.lost);
 	return rep.d.damage ? 1 : 0;

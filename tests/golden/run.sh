@@ -89,6 +89,8 @@ case_keep_db()  {
 	$gen golden t && echo old > lket.out && echo keep > t.db &&
 		cksum lket.out > keep; echo -d t.db t; }
 case_replace_output() { $gen golden t && echo old > lket.out; echo --event process.fork t; }
+# -q: nothing on standard error, lost flushes still exit 1
+case_quiet()    { $gen golden t; echo -q --event process.fork t; }
 case_report_stdout() { $gen latency t; echo -o - --report - --event syscall.entry --pid 5001 t; }
 
 # What a case wrote besides lket.out.
@@ -123,7 +125,7 @@ filter_pid filter_tid filter_comm filter_cpu filter_event filter_rel filter_wall
 sqlite sqlite_strings sqlite_exists sqlite_replace sqlite_unwritable
 report report_pid report_sqlite
 clash_input clash_link clash_hardlink clash_db clash_report clash_db_report
-keep_nosuch keep_db replace_output report_stdout}
+keep_nosuch keep_db replace_output report_stdout quiet}
 pass=0 fail=0
 for c in $cases; do
 	for bin in lket-b2a asan/lket-b2a; do

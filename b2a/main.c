@@ -414,6 +414,10 @@ int main(int argc, char **argv)
 	if (!out_path)
 		out_path = "lket.out";
 	/* SQLite needs a file it can replace */
+	if (sqlite.path && !strcmp(sqlite.path, "-")) {
+		fprintf(stderr, "lket-b2a: -d -: a database cannot go to standard output; name a file\n");
+		return 2;
+	}
 	if (sqlite.path && stat(sqlite.path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		fprintf(stderr, "lket-b2a: -d %s: a database must be a regular file\n",
 			sqlite.path);

@@ -64,6 +64,9 @@ case_sqlite()   { $gen golden t; echo -f none -d t.db t; }
 case_sqlite_strings() { $gen strings t; echo -f none -d t.db t; }
 case_sqlite_exists() { $gen golden t && echo keep > t.db; echo -d t.db t; }
 case_sqlite_replace() { $gen golden t && echo old > t.db; echo -f none --replace -d t.db --event syscall t; }
+# a database cannot go to standard output: no file named -
+case_sqlite_stdout() { $gen golden t; echo -f none -d - t; }
+case_sqlite_device() { $gen golden t; echo -f none --replace -d /dev/null t; }
 case_sqlite_unwritable() { $gen golden t; echo -d no/such/dir/t.db t; }
 # latency reports on planted latencies
 case_report()   { $gen latency t; echo -f none --report report t; }
@@ -116,13 +119,14 @@ extras() {
 		# shellcheck disable=SC2046
 		cksum $(awk '{ print $3 }' keep) | diff keep - && echo unchanged
 	fi
+	if [ -e ./- ]; then echo "--- a file named -"; fi
 	ls | grep tmp- || true
 }
 
 cases=${*:-v4 v5 raw swapped stpd badmeta missing empty dup garbage truncated truncated_raw junk
 json csv json_wall csv_rel strings json_strings csv_strings
 filter_pid filter_tid filter_comm filter_cpu filter_event filter_rel filter_wall filter_all filter_bad filter_to_edge
-sqlite sqlite_strings sqlite_exists sqlite_replace sqlite_unwritable
+sqlite sqlite_strings sqlite_exists sqlite_replace sqlite_stdout sqlite_device sqlite_unwritable
 report report_pid report_sqlite
 clash_input clash_link clash_hardlink clash_db clash_report clash_db_report
 keep_nosuch keep_db replace_output report_stdout quiet}

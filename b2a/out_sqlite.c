@@ -323,7 +323,10 @@ static int sq_report(struct output *o, const struct report *r)
 				sqlite3_bind_int(hist, 3, l->pid);
 			else
 				sqlite3_bind_null(hist, 3);
-			sqlite3_bind_int64(hist, 4, b ? (sqlite3_int64)1 << b : 0);
+			/* bucket 63 holds the negative latencies (time
+			 * went back): its bound is INT64_MIN */
+			sqlite3_bind_int64(hist, 4,
+					   b ? (sqlite3_int64)(1ull << b) : 0);
 			sqlite3_bind_int64(hist, 5, (sqlite3_int64)l->hist[b]);
 			ret = step(s, hist);
 		}

@@ -72,8 +72,10 @@ case_sqlite_unwritable() { $gen golden t; echo -d no/such/dir/t.db t; }
 case_report()   { $gen latency t; echo -f none --report report t; }
 case_report_pid() { $gen latency t; echo -f none --report report --pid 5002 t; }
 case_report_sqlite() { $gen latency t; echo -f none -d t.db --report report t; }
-# nothing pairs (no metadata in t_1 alone): clean under UBSan
+# nothing pairs (no metadata in t_1 alone); a negative latency, in the
+# report and the database's histogram: both clean under UBSan
 case_report_none() { $gen golden t; echo -f none --report report t_1; }
+case_report_backwards() { $gen backwards t; echo -d t.db --report report t; }
 # -o, --report and -d never destroy an input or an earlier output: a
 # clash is refused before anything is written, a failed conversion leaves
 # what was there (files listed in "keep" must not change)
@@ -129,7 +131,7 @@ cases=${*:-v4 v5 raw swapped stpd badmeta missing empty dup garbage truncated tr
 json csv json_wall csv_rel strings json_strings csv_strings
 filter_pid filter_tid filter_comm filter_cpu filter_event filter_rel filter_wall filter_all filter_bad filter_to_edge
 sqlite sqlite_strings sqlite_exists sqlite_replace sqlite_stdout sqlite_device sqlite_unwritable
-report report_pid report_sqlite report_none
+report report_pid report_sqlite report_none report_backwards
 clash_input clash_link clash_hardlink clash_db clash_report clash_db_report
 keep_nosuch keep_db replace_output report_stdout quiet}
 pass=0 fail=0

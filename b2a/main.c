@@ -411,8 +411,10 @@ int main(int argc, char **argv)
 	if (!format)
 		format = (sqlite.path || pg.conninfo) && !out_path ? "none" :
 			 "text";
+	/* the default file is named after its format */
 	if (!out_path)
-		out_path = "lket.out";
+		out_path = !strcmp(format, "json") ? "lket.json" :
+			   !strcmp(format, "csv") ? "lket.csv" : "lket.out";
 	/* SQLite needs a file it can replace */
 	if (sqlite.path && !strcmp(sqlite.path, "-")) {
 		fprintf(stderr, "lket-b2a: -d -: a database cannot go to standard output; name a file\n");

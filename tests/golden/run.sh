@@ -14,7 +14,8 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 # Each case makes its files in the current (empty) folder and prints the
-# lket-b2a arguments.
+# lket-b2a arguments; they follow "-o lket.out" unless the case makes a
+# file named default-output.
 case_v4()       { $gen golden t; echo t; }
 case_v5()       { $gen -f v5 golden t; echo t; }
 case_raw()      { $gen -f none golden t; echo t; }
@@ -43,6 +44,9 @@ case_junk()     { $gen golden t && head -c 300 /dev/zero | tr '\0' 'J' > t_1; ec
 # JSON Lines and CSV; strings to escape, valid and invalid UTF-8
 case_json()     { $gen golden t; echo -f json t; }
 case_csv()      { $gen golden t; echo -f csv t; }
+# without -o: lket.json, lket.csv, not lket.out
+case_json_default() { $gen golden t && touch default-output; echo -f json --pid 4250 t; }
+case_csv_default() { $gen golden t && touch default-output; echo -f csv --pid 4250 t; }
 case_json_wall() { $gen golden t; echo -f json -t wall -i t; }
 case_csv_rel()  { $gen golden t; echo -f csv -t rel -N t; }
 case_strings()  { $gen strings t; echo t; }
@@ -102,7 +106,9 @@ case_report_stdout() { $gen latency t; echo -o - --report - --event syscall.entr
 
 # What a case wrote besides lket.out.
 extras() {
-	if [ -f report ]; then echo "--- report"; cat report; fi
+	for f in report lket.json lket.csv; do
+		if [ -f $f ]; then echo "--- $f"; cat $f; fi
+	done
 	if [ -f t.db ] && command -v sqlite3 > /dev/null; then
 		echo "--- t.db"
 		if ! sqlite3 t.db "select count(*) from sqlite_master" > /dev/null 2>&1; then
@@ -128,7 +134,7 @@ extras() {
 }
 
 cases=${*:-v4 v5 raw swapped stpd badmeta missing empty dup garbage truncated truncated_raw junk
-json csv json_wall csv_rel strings json_strings csv_strings
+json csv json_default csv_default json_wall csv_rel strings json_strings csv_strings
 filter_pid filter_tid filter_comm filter_cpu filter_event filter_rel filter_wall filter_all filter_bad filter_to_edge
 sqlite sqlite_strings sqlite_exists sqlite_replace sqlite_stdout sqlite_device sqlite_unwritable
 report report_pid report_sqlite report_none report_backwards
@@ -142,8 +148,10 @@ for c in $cases; do
 		(
 			cd "$dir" || exit 1
 			args=$(case_$c) || exit 1
+			out="-o lket.out"
+			[ -f default-output ] && out=
 			# shellcheck disable=SC2086
-			"$build/$bin" -o lket.out $args 2> stderr
+			"$build/$bin" $out $args 2> stderr
 			status=$?
 			cat lket.out 2> /dev/null
 			extras

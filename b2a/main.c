@@ -9,8 +9,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +23,7 @@
 #include "output.h"
 #include "report.h"
 #include "stream.h"
+#include "tmpfile.h"
 
 #define MAX_MESSAGES_PER_FILE	20
 
@@ -34,15 +35,17 @@ static const char usage[] =
 "PREFIX_1, ... (stap -o PREFIX).\n"
 "\n"
 "Output:\n"
-"  -o FILE        write to FILE instead of lket.out; - for standard output\n"
-"  -f FORMAT      text (the default), json (JSON Lines), csv, or none\n"
+"  -o, --output FILE  write to FILE instead of lket.out (lket.json, lket.csv\n"
+"                 with -f json, -f csv); - for standard output\n"
+"  -f, --format FORMAT  text (the default), json (JSON Lines), csv, or none\n"
 "  -d, --db FILE  write an SQLite database (no lket.out unless -o or -f)\n"
 "      --pg CONNINFO  load into PostgreSQL (libpq connection string)\n"
 "      --schema NAME  PostgreSQL schema (default: named after the trace)\n"
 "      --replace  overwrite an existing database file or schema\n"
 "      --report FILE  latency report of entry/return pairs and requests\n"
-"  -t FORMAT      time as abs (trace clock, seconds; the default), rel (since\n"
-"                 the first event), wall (UTC, from the trace header), raw (ns)\n"
+"  -t, --time FORMAT  time as abs (trace clock, seconds; the default),\n"
+"                 rel (since the first event), wall (UTC, from the trace\n"
+"                 header), raw (ns)\n"
 "  -i             add [group:hook] to every event name\n"
 "  -N             print group:hook instead of event names\n"
 "  -C             leave out the process name column (text)\n"
@@ -54,11 +57,17 @@ static const char usage[] =
 "      --event LIST  event names, globs or prefixes: syscall,iosyscall.open*\n"
 "      --from TIME   SECONDS since the first event, or YYYY-MM-DDTHH:MM:SS[.N]\n"
 "      --to TIME     UTC (needs the trace header); both ends included\n"
-"  -q             do not report damage on standard error (still counted)\n"
+"  -q, --quiet    do not report damage or lost flushes on standard error\n"
+"                 (still counted)\n"
 "  -h, --help     this help\n"
 "\n"
+"Files are written beside their name and put in place only when the\n"
+"conversion succeeds; an output that is an input or another output is\n"
+"refused before anything is written.\n"
+"\n"
 "Exit status: 0 all converted; 1 converted, but the input was damaged or\n"
-"records were lost (see standard error); 2 nothing could be converted.\n";
+"records were lost (see standard error); 2 nothing could be converted,\n"
+"no file changed.\n";
 
 struct reporter {
 	struct diag d;
@@ -223,6 +232,80 @@ static void schema_from(const char *arg, char *out, size_t size)
 		out[0] = '_';
 }
 
+/* One of the files written: -o, --report, -d. */
+struct file_out {
+	const char *option;
+	const char *path;	/* NULL: not written; "-": standard output */
+	struct tmpfile t;
+};
+
+/* A file that does not exist yet, as its folder's real path and its name. */
+static bool canonical(const char *path, char *out, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], real[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path + 1) : 1,
+		 slash ? path : ".");
+	if (!realpath(dir, real))
+		return false;
+	return snprintf(out, size, "%s/%s", real, slash ? slash + 1 : path) <
+	       (int)size;
+}
+
+/* The same inode when both exist; else the same name, x or ./x. */
+static bool same_file(const char *a, const char *b)
+{
+	char ca[2 * PATH_MAX], cb[2 * PATH_MAX];
+	struct stat sa, sb;
+	bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+
+	if (!strcmp(a, b))
+		return true;
+	if (ea && eb)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	return !ea && !eb && canonical(a, ca, sizeof(ca)) &&
+	       canonical(b, cb, sizeof(cb)) && !strcmp(ca, cb);
+}
+
+/* A regular file, or one to be made: what writing to it would lose. */
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return strcmp(path, "-") && (stat(path, &st) || S_ISREG(st.st_mode));
+}
+
+/*
+ * Refuse, before anything is written, an output that is one of the
+ * inputs, or the same file as another output.
+ */
+static int check_clashes(const struct file_out *outs, size_t nouts,
+			 char *const *paths, size_t npaths)
+{
+	size_t i, j;
+
+	for (i = 0; i < nouts; i++) {
+		if (!outs[i].path || !is_file(outs[i].path))
+			continue;
+		for (j = 0; j < npaths; j++)
+			if (same_file(outs[i].path, paths[j])) {
+				fprintf(stderr, "lket-b2a: %s %s: that is the input file %s; nothing written\n",
+					outs[i].option, outs[i].path, paths[j]);
+				return -EINVAL;
+			}
+		for (j = 0; j < i; j++)
+			if (outs[j].path && is_file(outs[j].path) &&
+			    same_file(outs[i].path, outs[j].path)) {
+				fprintf(stderr, "lket-b2a: %s %s: the same file as %s %s; nothing written\n",
+					outs[i].option, outs[i].path,
+					outs[j].option, outs[j].path);
+				return -EINVAL;
+			}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct text_options topt = { .time = TIME_ABS };
@@ -239,9 +322,13 @@ int main(int argc, char **argv)
 	size_t nouts = 0;
 	char **paths = NULL;
 	size_t npaths = 0, cap = 0, i;
-	bool no_files = false;
+	bool no_files = false, refused;
+	struct file_out files[3] = {
+		{ .option = "-d" }, { .option = "--report" }, { .option = "-o" },
+	};
+	enum { DB, REPORT, TEXT };
 	struct stat st;
-	int opt, fd = -1, ret;
+	int opt, fd, ret;
 
 	filter_init(&filter);
 	while ((opt = getopt_long(argc, argv, "o:t:f:d:iNCqh", long_options,
@@ -332,8 +419,20 @@ int main(int argc, char **argv)
 	if (!format)
 		format = (sqlite.path || pg.conninfo) && !out_path ? "none" :
 			 "text";
+	/* the default file is named after its format */
 	if (!out_path)
-		out_path = "lket.out";
+		out_path = !strcmp(format, "json") ? "lket.json" :
+			   !strcmp(format, "csv") ? "lket.csv" : "lket.out";
+	/* SQLite needs a file it can replace */
+	if (sqlite.path && !strcmp(sqlite.path, "-")) {
+		fprintf(stderr, "lket-b2a: -d -: a database cannot go to standard output; name a file\n");
+		return 2;
+	}
+	if (sqlite.path && stat(sqlite.path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "lket-b2a: -d %s: a database must be a regular file\n",
+			sqlite.path);
+		return 2;
+	}
 	if (pg.conninfo && !pg.schema) {
 		schema_from(optind < argc ? argv[optind] : "stpd_cpu0", schema,
 			    sizeof(schema));
@@ -369,19 +468,33 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	ret = 0;
-	if (strcmp(format, "none")) {
+	/*
+	 * Every file is written beside its target and put in place only
+	 * when the conversion succeeded: what was there survives a failure.
+	 */
+	files[DB].path = sqlite.path;
+	files[REPORT].path = report_path;
+	files[TEXT].path = strcmp(format, "none") ? out_path : NULL;
+	ret = check_clashes(files, 3, paths, npaths);
+	refused = ret != 0;
+	if (!ret)
+		ret = tmpfile_catch_signals();
+	for (i = 0; !ret && i < 3; i++) {
+		if (!files[i].path || !strcmp(files[i].path, "-"))
+			continue;
+		what = files[i].path;
+		ret = tmpfile_open(&files[i].t, files[i].path);
+	}
+	if (!ret && sqlite.path) {
+		/* SQLite opens it by name; closing a second descriptor of
+		 * the file would drop SQLite's locks */
+		close(files[DB].t.fd);
+		files[DB].t.fd = -1;
+		sqlite.file = files[DB].t.tmp;
+	}
+	if (!ret && files[TEXT].path) {
 		what = out_path;
-		if (!strcmp(out_path, "-"))
-			fd = STDOUT_FILENO;
-		else
-			fd = open(out_path,
-				  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd < 0) {
-			fprintf(stderr, "lket-b2a: %s: %s\n", out_path,
-				strerror(errno));
-			return 2;
-		}
+		fd = files[TEXT].t.target ? files[TEXT].t.fd : STDOUT_FILENO;
 		ret = !strcmp(format, "json") ? output_json_new(&outs[nouts], fd, &topt) :
 		      !strcmp(format, "csv") ? output_csv_new(&outs[nouts], fd, &topt) :
 		      output_text_new(&outs[nouts], fd, &topt);
@@ -420,21 +533,21 @@ int main(int argc, char **argv)
 		no_files = ret == -ENOENT && !stats.files;
 	}
 	if (!ret && copt.report) {
-		int rfd = strcmp(report_path, "-") ?
-			  open(report_path, O_WRONLY | O_CREAT | O_TRUNC |
-			       O_CLOEXEC, 0644) : STDOUT_FILENO;
-
 		what = report_path;
-		ret = rfd < 0 ? -errno : report_write(copt.report, rfd);
-		if (rfd >= 0 && rfd != STDOUT_FILENO && close(rfd) && !ret)
-			ret = -errno;
+		ret = report_write(copt.report, files[REPORT].t.target ?
+				   files[REPORT].t.fd : STDOUT_FILENO);
 	}
 	if (out)
 		out->free(out);
 	report_free(copt.report);
 	filter_free(&filter);
-	if (fd >= 0 && fd != STDOUT_FILENO && close(fd) && !ret)
-		ret = -errno;
+	/* the database first: it alone may refuse (it appeared meanwhile) */
+	for (i = 0; !ret && i < 3; i++) {
+		what = files[i].path;
+		ret = tmpfile_commit(&files[i].t, i != DB || sqlite.replace);
+	}
+	for (i = 0; i < 3; i++)
+		tmpfile_discard(&files[i].t);
 	for (i = 0; i < npaths; i++)
 		free(paths[i]);
 	free(paths);
@@ -442,6 +555,8 @@ int main(int argc, char **argv)
 	if (rep.hidden)
 		fprintf(stderr, "lket-b2a: %lu more messages not shown\n",
 			rep.hidden);
+	if (refused)
+		return 2;
 	if (no_files) {
 		fprintf(stderr, "lket-b2a: no trace file could be read\n");
 		return 2;
@@ -469,7 +584,7 @@ int main(int argc, char **argv)
 				what ? what : "output", strerror(-ret));
 		return 2;
 	}
-	if (stats.lost)
+	if (stats.lost && !rep.quiet)
 		fprintf(stderr, "lket-b2a: %llu flushes lost in transport\n",
 			(unsigned long long)stats.lost);
 	return rep.d.damage ? 1 : 0;

@@ -434,7 +434,8 @@ static int pg_report(struct output *o, const struct report *r)
 				put_i64(&hist, l->pid);
 			else
 				put_null(&hist);
-			put_i64(&hist, b ? (int64_t)1 << b : 0);
+			/* bucket 63: negative latencies, INT64_MIN */
+			put_i64(&hist, b ? (int64_t)(1ull << b) : 0);
 			put_i64(&hist, (int64_t)l->hist[b]);
 			ret = row_end(p, &hist);
 		}

@@ -4,19 +4,18 @@
  * lket-b2a(1)): a table per event, processes, lost, trace, the view
  * events, and with a report, latency and latency_histogram.
  *
- * Written to PATH.tmp-XXXXXX with the journal off, in transactions of
- * ROWS_PER_TX rows through one prepared statement per table; indexes are
- * made at the end, then the file is renamed to PATH.  A conversion that
- * fails leaves no database, and never a half-written one.
+ * Written to the caller's temporary file (tmpfile.h) with the journal
+ * off, in transactions of ROWS_PER_TX rows through one prepared statement
+ * per table; indexes are made at the end.  The caller puts the file in
+ * place: a conversion that fails leaves no database, and never a
+ * half-written one.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "../runtime/lket_format.h"
 #include "output.h"
@@ -39,13 +38,11 @@ struct sq {
 	struct output o;
 	struct sqlite_options *opt;
 	sqlite3 *db;
-	char *tmp;
 	struct sqtab **by_id;		/* group << 8 | hook */
 	struct sqtab **list;
 	size_t ntabs;
 	sqlite3_stmt *ins_unknown, *ins_proc, *ins_lost;
 	uint64_t rows, events, last_ts, lost;
-	bool done;
 };
 
 /* An SQLite failure as a negative errno; its message for main. */
@@ -326,7 +323,10 @@ static int sq_report(struct output *o, const struct report *r)
 				sqlite3_bind_int(hist, 3, l->pid);
 			else
 				sqlite3_bind_null(hist, 3);
-			sqlite3_bind_int64(hist, 4, b ? (sqlite3_int64)1 << b : 0);
+			/* bucket 63 holds the negative latencies (time
+			 * went back): its bound is INT64_MIN */
+			sqlite3_bind_int64(hist, 4,
+					   b ? (sqlite3_int64)(1ull << b) : 0);
 			sqlite3_bind_int64(hist, 5, (sqlite3_int64)l->hist[b]);
 			ret = step(s, hist);
 		}
@@ -450,19 +450,7 @@ static int sq_finish(struct output *o)
 		return ret;
 	rc = sqlite3_close(s->db);
 	s->db = NULL;
-	if (rc != SQLITE_OK)
-		return -EIO;
-	if (s->opt->replace) {
-		if (rename(s->tmp, s->opt->path))
-			return -errno;
-	} else {
-		/* link: fails if the file appeared meanwhile */
-		if (link(s->tmp, s->opt->path))
-			return -errno;
-		unlink(s->tmp);
-	}
-	s->done = true;
-	return 0;
+	return rc == SQLITE_OK ? 0 : -EIO;
 }
 
 static void sq_free(struct output *o)
@@ -480,9 +468,6 @@ static void sq_free(struct output *o)
 	sqlite3_finalize(s->ins_lost);
 	if (s->db)
 		sqlite3_close(s->db);
-	if (!s->done && s->tmp)
-		unlink(s->tmp);
-	free(s->tmp);
 	free(s->list);
 	free(s->by_id);
 	free(s);
@@ -492,7 +477,7 @@ int output_sqlite_new(struct output **o, struct sqlite_options *opt)
 {
 	struct sq *s = calloc(1, sizeof(*s));
 	struct stat st;
-	int fd, ret, rc;
+	int ret, rc;
 
 	opt->message[0] = '\0';
 	if (!s)
@@ -509,25 +494,14 @@ int output_sqlite_new(struct output **o, struct sqlite_options *opt)
 		goto err;
 	}
 	s->by_id = calloc(256 * 256, sizeof(*s->by_id));
-	s->tmp = malloc(strlen(opt->path) + 16);
-	if (!s->by_id || !s->tmp) {
+	if (!s->by_id) {
 		ret = -ENOMEM;
 		goto err;
 	}
-	sprintf(s->tmp, "%s.tmp-XXXXXX", opt->path);
-	fd = mkstemp(s->tmp);
-	if (fd < 0) {
-		ret = -errno;
-		free(s->tmp);
-		s->tmp = NULL;
-		goto err;
-	}
-	fchmod(fd, 0644);
-	close(fd);
 	/* one thread: no locks, no memory statistics */
 	sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-	rc = sqlite3_open_v2(s->tmp, &s->db,
+	rc = sqlite3_open_v2(opt->file, &s->db,
 			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
 		ret = fail(s, rc);

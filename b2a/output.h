@@ -70,14 +70,16 @@ int output_csv_new(struct output **o, int fd, const struct text_options *opt);
 int output_tee_new(struct output **o, struct output **outs, size_t n);
 
 struct sqlite_options {
-	const char *path;
-	bool replace;		/* else an existing file is refused (-EEXIST) */
+	const char *path;	/* the database asked for */
+	const char *file;	/* where to write it: an empty file that the
+				   caller puts at path when all went well */
+	bool replace;		/* else an existing path is refused (-EEXIST) */
 	/* what SQLite said when it failed, for main to print */
 	char message[512];
 };
 
-/* SQLite database at opt->path, written to PATH.tmp-XXXXXX and renamed
- * when finished: a failed conversion leaves no database behind. */
+/* SQLite database written to opt->file (a temporary file, tmpfile.h), for
+ * opt->path: a failed conversion leaves no database behind. */
 int output_sqlite_new(struct output **o, struct sqlite_options *opt);
 
 struct pg_options {

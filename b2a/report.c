@@ -587,7 +587,9 @@ static void sum_up(struct latency *l, uint64_t *v, size_t n)
 	size_t i;
 	int b;
 
-	qsort(v, n, sizeof(*v), cmp_u64);
+	/* qsort wants a valid pointer, even for nothing */
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_u64);
 	l->count = n;
 	for (i = 0; i < n; i++) {
 		l->total += v[i];
@@ -658,7 +660,9 @@ int report_finish(struct report *r)
 	for (i = 0; i < r->nlabels; i++)
 		order[i] = (uint32_t)i;
 	qsort(order, r->nlabels, sizeof(*order), cmp_label);
-	qsort(r->accs, r->naccs, sizeof(*r->accs), cmp_acc);
+	/* nothing paired: no accs array at all, which qsort must not get */
+	if (r->naccs)
+		qsort(r->accs, r->naccs, sizeof(*r->accs), cmp_acc);
 	/* per event: every process's latencies together */
 	for (i = 0; i < r->nlabels; i++) {
 		const struct label *lb = &r->labels[order[i]];

@@ -74,6 +74,12 @@ if command -v sqlite3 > /dev/null; then
 		st=$?
 		check "sqlite: disk full reported, nothing left" "2 1 0" \
 			"$st $(grep -c 'No space left on device' err) $(ls full | wc -l)"
+		# lket.out too: what was there stays, no temporary file
+		echo old > full/b.out
+		"$b2a" -q -o full/b.out b 2> err
+		st=$?
+		check "text: disk full reported, the old file kept" "2 1 old 1" \
+			"$st $(grep -c 'No space left on device' err) $(cat full/b.out) $(ls full | wc -l)"
 		umount full && mnt=
 	else
 		echo "skip sqlite: disk full (needs root to mount a tmpfs)"

@@ -24,6 +24,8 @@
  *   latency  entry/return pairs and request lifecycles with planted
  *           latencies (tests/golden/latency.expect lists them), and
  *           some that do not pair up
+ *   backwards  a system call that returns before it enters: time going
+ *           back on a CPU, a negative latency for the report
  * -f  framing (default v4, SystemTap 4.7-4.9); -s  the other byte order;
  * -p  each CPU numbers its own flushes (format version 2, the patched
  *     runtime); without it one counter numbers them all (version 1).
@@ -408,6 +410,17 @@ static void latency(void)
 	}
 }
 
+/* CPU 0's clock steps back 3 us between an entry and its return. */
+static void backwards(void)
+{
+	uint64_t t = 1000000000ull;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(6001), I(6001), I(1), "back");
+	event(0, t + 5000, 6001, "syscall.entry", "read");
+	event(0, t + 2000, 6001, "syscall.return", "read");
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096];
@@ -437,9 +450,10 @@ int main(int argc, char **argv)
 	    (strcmp(argv[optind], "golden") && strcmp(argv[optind], "bench") &&
 	     strcmp(argv[optind], "strings") &&
 	     strcmp(argv[optind], "latency") &&
+	     strcmp(argv[optind], "backwards") &&
 	     strcmp(argv[optind], "badmeta") &&
 	     strcmp(argv[optind], "syscalls"))) {
-		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-n EVENTS] golden|badmeta|bench|syscalls|strings|latency PREFIX\n");
+		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-n EVENTS] golden|badmeta|bench|syscalls|strings|latency|backwards PREFIX\n");
 		return 2;
 	}
 	for (cpu = 0; cpu < NCPU; cpu++) {
@@ -459,6 +473,8 @@ int main(int argc, char **argv)
 		strings();
 	else if (!strcmp(argv[optind], "latency"))
 		latency();
+	else if (!strcmp(argv[optind], "backwards"))
+		backwards();
 	else
 		golden(!strcmp(argv[optind], "badmeta"));
 	for (cpu = 0; cpu < NCPU; cpu++)

@@ -14,7 +14,8 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 # Each case makes its files in the current (empty) folder and prints the
-# lket-b2a arguments.
+# lket-b2a arguments; they follow "-o lket.out" unless the case makes a
+# file named default-output.
 case_v4()       { $gen golden t; echo t; }
 case_v5()       { $gen -f v5 golden t; echo t; }
 case_raw()      { $gen -f none golden t; echo t; }
@@ -53,6 +54,9 @@ case_junk()     { $gen golden t && head -c 300 /dev/zero | tr '\0' 'J' > t_1; ec
 # JSON Lines and CSV; strings to escape, valid and invalid UTF-8
 case_json()     { $gen golden t; echo -f json t; }
 case_csv()      { $gen golden t; echo -f csv t; }
+# without -o: lket.json, lket.csv, not lket.out
+case_json_default() { $gen golden t && touch default-output; echo -f json --pid 4250 t; }
+case_csv_default() { $gen golden t && touch default-output; echo -f csv --pid 4250 t; }
 case_json_wall() { $gen golden t; echo -f json -t wall -i t; }
 case_csv_rel()  { $gen golden t; echo -f csv -t rel -N t; }
 case_strings()  { $gen strings t; echo t; }
@@ -74,15 +78,49 @@ case_sqlite()   { $gen golden t; echo -f none -d t.db t; }
 case_sqlite_strings() { $gen strings t; echo -f none -d t.db t; }
 case_sqlite_exists() { $gen golden t && echo keep > t.db; echo -d t.db t; }
 case_sqlite_replace() { $gen golden t && echo old > t.db; echo -f none --replace -d t.db --event syscall t; }
+# a database cannot go to standard output: no file named -
+case_sqlite_stdout() { $gen golden t; echo -f none -d - t; }
+# nor over what is not a regular file (a FIFO here: a test that failed
+# must not be able to replace a device of the machine)
+case_sqlite_device() { $gen golden t && mkfifo pipe; echo -f none --replace -d pipe t; }
 case_sqlite_unwritable() { $gen golden t; echo -d no/such/dir/t.db t; }
 # latency reports on planted latencies
 case_report()   { $gen latency t; echo -f none --report report t; }
 case_report_pid() { $gen latency t; echo -f none --report report --pid 5002 t; }
 case_report_sqlite() { $gen latency t; echo -f none -d t.db --report report t; }
+# nothing pairs (no metadata in t_1 alone); a negative latency, in the
+# report and the database's histogram: both clean under UBSan
+case_report_none() { $gen golden t; echo -f none --report report t_1; }
+case_report_backwards() { $gen backwards t; echo -d t.db --report report t; }
+# -o, --report and -d never destroy an input or an earlier output: a
+# clash is refused before anything is written, a failed conversion leaves
+# what was there (files listed in "keep" must not change)
+case_clash_input() { $gen golden t && cksum t_0 t_1 > keep; echo -o t_0 t; }
+case_clash_link() {
+	$gen golden t && ln -s t_1 out && cksum t_0 t_1 > keep; echo -o out t; }
+case_clash_hardlink() {
+	$gen golden t && ln t_1 r && cksum t_0 t_1 > keep; echo --report r t; }
+case_clash_db()  { $gen golden t; echo -d t.db -o ./t.db t; }
+case_clash_report() {
+	$gen latency t && echo old > report && cksum report > keep
+	echo -o report --report report t; }
+case_clash_db_report() { $gen latency t; echo -f none -d t.db --report t.db t; }
+case_keep_nosuch() {
+	echo old > lket.out && echo old > report && cksum lket.out report > keep
+	echo --report report nosuch; }
+case_keep_db()  {
+	$gen golden t && echo old > lket.out && echo keep > t.db &&
+		cksum lket.out > keep; echo -d t.db t; }
+case_replace_output() { $gen golden t && echo old > lket.out; echo --event process.fork t; }
+# -q: nothing on standard error, lost flushes still exit 1
+case_quiet()    { $gen golden t; echo -q --event process.fork t; }
+case_report_stdout() { $gen latency t; echo -o - --report - --event syscall.entry --pid 5001 t; }
 
 # What a case wrote besides lket.out.
 extras() {
-	if [ -f report ]; then echo "--- report"; cat report; fi
+	for f in report lket.json lket.csv; do
+		if [ -f $f ]; then echo "--- $f"; cat $f; fi
+	done
 	if [ -f t.db ] && command -v sqlite3 > /dev/null; then
 		echo "--- t.db"
 		if ! sqlite3 t.db "select count(*) from sqlite_master" > /dev/null 2>&1; then
@@ -98,14 +136,22 @@ extras() {
 		echo "-- indexes"
 		sqlite3 t.db "select name from sqlite_master where type = 'index' order by name"
 	fi
+	if [ -f keep ]; then
+		echo "--- keep"
+		# shellcheck disable=SC2046
+		cksum $(awk '{ print $3 }' keep) | diff keep - && echo unchanged
+	fi
+	if [ -e ./- ]; then echo "--- a file named -"; fi
 	ls | grep tmp- || true
 }
 
 cases=${*:-v4 v5 raw swapped stpd badmeta missing empty dup pcpu pcpu_order pcpu_lost garbage truncated truncated_raw junk
-json csv json_wall csv_rel strings json_strings csv_strings
+json csv json_default csv_default json_wall csv_rel strings json_strings csv_strings
 filter_pid filter_tid filter_comm filter_cpu filter_event filter_rel filter_wall filter_all filter_bad filter_to_edge
-sqlite sqlite_strings sqlite_exists sqlite_replace sqlite_unwritable
-report report_pid report_sqlite}
+sqlite sqlite_strings sqlite_exists sqlite_replace sqlite_stdout sqlite_device sqlite_unwritable
+report report_pid report_sqlite report_none report_backwards
+clash_input clash_link clash_hardlink clash_db clash_report clash_db_report
+keep_nosuch keep_db replace_output report_stdout quiet}
 pass=0 fail=0
 for c in $cases; do
 	for bin in lket-b2a asan/lket-b2a; do
@@ -114,8 +160,10 @@ for c in $cases; do
 		(
 			cd "$dir" || exit 1
 			args=$(case_$c) || exit 1
+			out="-o lket.out"
+			[ -f default-output ] && out=
 			# shellcheck disable=SC2086
-			"$build/$bin" -o lket.out $args 2> stderr
+			"$build/$bin" $out $args 2> stderr
 			status=$?
 			cat lket.out 2> /dev/null
 			extras

@@ -216,6 +216,26 @@ static void test_text(void **state)
 	report_free(r);
 }
 
+/* Nothing paired: an empty report, and no sort of nothing (UBSan) */
+static void test_nothing(void **state)
+{
+	struct report *r;
+
+	(void)state;
+	assert_int_equal(report_new(&r), 0);
+	feed(r, 1, 2, &bash, 2500, "read", 0, true);
+	assert_int_equal(report_finish(r), 0);
+	/* the return without entry is counted, no latency */
+	assert_int_equal(report_count(r), 1);
+	assert_int_equal(report_get(r, 0)->count, 0);
+	assert_int_equal(report_get(r, 0)->unmatched_end, 1);
+	report_free(r);
+	assert_int_equal(report_new(&r), 0);
+	assert_int_equal(report_finish(r), 0);
+	assert_int_equal(report_count(r), 0);
+	report_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_selected),
 		cmocka_unit_test(test_requests),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_nothing),
 	};
 
 	if (unit_dir_setup(NULL))

@@ -1,17 +1,26 @@
 #!/bin/sh
-# Runs inside the guest (bench/guest.sh starts it with lket-vm): the same
-# getppid loop untraced and under each tracer, alternating, RUNS times, in
-# one boot.  Appends to $RES/results one line per run:
-#   CONFIG RUN LOOPS LOOP_NS EVENTS_SEEN LOST
-# (LOOP_NS: the loop's own time, from bench-loop -t; EVENTS_SEEN/LOST as
-# the tracer reports them, -1 when it cannot tell).  A tracer that cannot
-# run here writes "CONFIG skip REASON".
+# Runs inside the guest (bench/guest.sh starts it with lket-vm): in one
+# boot, each workload untraced and under each tracer, alternating, RUNS
+# times.  Appends to $RES/results one line per run:
+#   MODE CONFIG RUN LOOPS LOOP_NS EVENTS_SEEN LOST
+# (LOOP_NS: the loop's own time, from bench-loop -t, the mean of the
+# loops when there are two; EVENTS_SEEN/LOST as the tracer reports them,
+# -1 when it cannot tell).  A tracer that cannot run here writes
+# "MODE CONFIG skip REASON".  Modes:
+#   syscall   bench-loop LOOPS: getppid, the raw_syscalls tracepoints
+#             (addevent.syscall)
+#   syscall2  the same loop on both CPUs at once: how the cost per event
+#             changes with two busy CPUs
+#   kprobe    bench-loop -r LOOPS: read(2) of /dev/zero, a kprobe and a
+#             return probe on __x64_sys_read (addevent.iosyscall.read)
 #
-# Environment: RES, LOOP (bench-loop), LOOPS, RUNS, LKET_KO (module for
-# LKET, empty when none could be built), STAP_KO (the same tracepoints with
-# empty handlers), B2A (lket-b2a), TRACERS.
+# Environment: RES, LOOP (bench-loop), LOOPS, RUNS, MODES, TRACERS, B2A
+# (lket-b2a), RUN_TRACED, and per mode the modules LKET_KO_<mode> and
+# STAP_KO_<mode> (empty when none could be built; LKET_WHY_<mode>,
+# STAP_WHY_<mode> say why).
 set -u
-: "${RES:?}" "${LOOP:?}" "${LOOPS:=100000}" "${RUNS:=3}" "${LKET_KO:=}" "${STAP_KO:=}"
+: "${RES:?}" "${LOOP:?}" "${LOOPS:=100000}" "${RUNS:=3}"
+: "${MODES:=syscall syscall2 kprobe}"
 : "${TRACERS:=none lket stap ftrace perf bpftrace}"
 tmp=/tmp/bench
 mkdir -p "$tmp"
@@ -22,56 +31,102 @@ log=$RES/guest.log
 t=/sys/kernel/tracing
 [ -f $t/trace ] || mount -t tracefs nodev $t 2>/dev/null || :
 
-loop_ns() { tail -n 1 "$tmp/ns" | awk '{ print $2 }'; }
-say() { echo "$*" >> "$out"; }
+say() { echo "$mode $*" >> "$out"; }
+# the loops' own time: the mean of what this run's loops wrote
+loop_ns() { awk '{ s += $2; n++ } END { printf "%d\n", n ? s / n : -1 }' "$tmp/ns"; }
+
+# The workload of the mode, as one command (a script for two loops).
+cat > "$tmp/two.sh" <<EOF
+#!/bin/sh
+taskset -c 0 "$LOOP" -t "$tmp/ns" "$LOOPS" & a=\$!
+taskset -c 1 "$LOOP" -t "$tmp/ns" "$LOOPS" & b=\$!
+wait \$a; wait \$b
+EOF
+chmod +x "$tmp/two.sh"
+workload() {
+	case $mode in
+	syscall) echo "$LOOP -t $tmp/ns $LOOPS" ;;
+	syscall2) echo "$tmp/two.sh" ;;
+	kprobe) echo "$LOOP -r -t $tmp/ns $LOOPS" ;;
+	esac
+}
+# the loop's calls in lket.out, and in trace-cmd's and bpftrace's text
+lket_pattern() {
+	case $mode in
+	kprobe) echo ' iosyscall\.read\.entry fd=3 .*count=1$\| iosyscall\.read\.return return=1$' ;;
+	*) echo ' syscall\.[er].*getppid' ;;
+	esac
+}
+module() { eval "echo \${${1}_KO_$mode:-}"; }
 
 run_none() {
-	"$LOOP" -t "$tmp/ns" "$LOOPS"
+	rm -f "$tmp/ns"
+	$(workload)
 	say "none $1 $LOOPS $(loop_ns) 0 0"
 }
 
-# LKET: the addevent.syscall module built on the host, staprun in bulk
-# mode; lket-b2a reports what the transport lost.
+# LKET: the module built on the host, staprun in bulk mode (through
+# lket-run-traced: plain staprun -c loses the trace's tail); lket-b2a
+# reports what the transport lost.
 run_lket() {
-	rm -rf "$tmp/lket" && mkdir -p "$tmp/lket"
-	# lket-run-traced: plain staprun -c loses the trace's tail (stapio
-	# 4.8 stops reading when the command exits)
-	"$RUN_TRACED" -o "$tmp/lket/t" "$LKET_KO" -- "$LOOP" -t "$tmp/ns" "$LOOPS" \
+	rm -rf "$tmp/lket" "$tmp/ns" && mkdir -p "$tmp/lket"
+	"$RUN_TRACED" -o "$tmp/lket/t" "$(module LKET)" -- $(workload) \
 		>> "$log" 2>&1 || { say "lket $1 $LOOPS $(loop_ns) -1 -1"; return; }
 	"$B2A" -o "$tmp/lket.out" "$tmp/lket/t" 2> "$tmp/b2a.err"
-	seen=$(grep -c ' syscall\.[er].*getppid' "$tmp/lket.out")
+	seen=$(grep -c "$(lket_pattern)" "$tmp/lket.out")
 	lost=$(sed -n 's/.*lost \([0-9][0-9]*\) flushes.*/\1/p' "$tmp/b2a.err" | awk '{ s += $1 } END { print s + 0 }')
 	cat "$tmp/b2a.err" >> "$log"
 	say "lket $1 $LOOPS $(loop_ns) $seen $lost"
 	rm -rf "$tmp/lket" "$tmp/lket.out"
 }
 
-# SystemTap's floor: the same tracepoints and runtime, nothing written.
+# SystemTap's floor: the same probes and runtime, nothing written.
 run_stap() {
-	rm -rf "$tmp/stap" && mkdir -p "$tmp/stap"
-	"$RUN_TRACED" -o "$tmp/stap/t" "$STAP_KO" -- "$LOOP" -t "$tmp/ns" "$LOOPS" \
+	rm -rf "$tmp/stap" "$tmp/ns" && mkdir -p "$tmp/stap"
+	"$RUN_TRACED" -o "$tmp/stap/t" "$(module STAP)" -- $(workload) \
 		>> "$log" 2>&1 || { say "stap $1 $LOOPS $(loop_ns) -1 -1"; return; }
 	say "stap $1 $LOOPS $(loop_ns) -1 0"
 	rm -rf "$tmp/stap"
 }
 
+# The kprobe mode's events for ftrace and perf: kprobe events on the
+# function LKET probes, with the fields LKET records (the syscall
+# wrapper's pt_regs: fd in di, buf in si, count in dx).
+kprobe_events() {
+	echo 'p:lket_read __x64_sys_read fd=+112(%di):s64 buf=+104(%di):u64 count=+96(%di):u64' > $t/kprobe_events &&
+		echo 'r:lket_read_ret __x64_sys_read ret=$retval:s64' >> $t/kprobe_events
+}
+ftrace_events() {
+	case $mode in
+	kprobe) echo "-e kprobes:lket_read -e kprobes:lket_read_ret" ;;
+	*) echo "-e raw_syscalls" ;;
+	esac
+}
+
 # ftrace: trace-cmd record, streaming the ring buffer to a file as a user
-# would; its per-CPU statistics give the overruns.
+# would (-c: the command's children too, for two loops); its per-CPU
+# statistics give the overruns.
 run_ftrace() {
-	rm -f "$tmp/trace.dat"
-	trace-cmd record -e raw_syscalls -o "$tmp/trace.dat" \
-		-F "$LOOP" -t "$tmp/ns" "$LOOPS" > "$tmp/tc.log" 2>&1 || {
+	rm -f "$tmp/trace.dat" "$tmp/ns"
+	trace-cmd record $(ftrace_events) -o "$tmp/trace.dat" \
+		-c -F $(workload) > "$tmp/tc.log" 2>&1 || {
 		cat "$tmp/tc.log" >> "$log"; say "ftrace $1 $LOOPS $(loop_ns) -1 -1"; return; }
 	lost=$(awk '/^overrun:|^dropped events:/ { s += $NF } END { print s + 0 }' "$tmp/tc.log")
-	seen=$(trace-cmd report -i "$tmp/trace.dat" 2>/dev/null | grep -c 'NR 110 ')
+	case $mode in
+	kprobe) seen=$(trace-cmd report -i "$tmp/trace.dat" 2>/dev/null | grep -c 'bench-loop.*lket_read') ;;
+	*) seen=$(trace-cmd report -i "$tmp/trace.dat" 2>/dev/null | grep -c 'NR 110 ') ;;
+	esac
 	say "ftrace $1 $LOOPS $(loop_ns) $seen $lost"
 	rm -f "$tmp/trace.dat"
 }
 
 run_perf() {
-	rm -f "$tmp/perf.data"
-	perf record -q -o "$tmp/perf.data" -e raw_syscalls:sys_enter \
-		-e raw_syscalls:sys_exit -- "$LOOP" -t "$tmp/ns" "$LOOPS" \
+	rm -f "$tmp/perf.data" "$tmp/ns"
+	case $mode in
+	kprobe) ev="-e kprobes:lket_read -e kprobes:lket_read_ret" ;;
+	*) ev="-e raw_syscalls:sys_enter -e raw_syscalls:sys_exit" ;;
+	esac
+	perf record -q -o "$tmp/perf.data" $ev -- $(workload) \
 		>> "$log" 2>&1 || { say "perf $1 $LOOPS $(loop_ns) -1 -1"; return; }
 	perf report -i "$tmp/perf.data" --stats > "$tmp/stats" 2>/dev/null
 	seen=$(awk '/^ *SAMPLE events:/ { print $3; exit }' "$tmp/stats")
@@ -80,43 +135,71 @@ run_perf() {
 	rm -f "$tmp/perf.data"
 }
 
-# bpftrace writing the fields LKET writes: time, CPU, tid, command, name
-# (bpftrace has no syscall name table: the number) and, on return, the
-# return value.
+# bpftrace writing the fields LKET writes: time, CPU, tid, command, and
+# the hook's fields (bpftrace has no syscall name table: the number).
 run_bpftrace() {
-	rm -f "$tmp/bt.txt"
-	# 16 MiB of perf buffer a CPU instead of 256 KiB: with the default,
-	# bpftrace loses most of the events of this loop
-	BPFTRACE_PERF_RB_PAGES=${BPFTRACE_PERF_RB_PAGES:-4096} bpftrace -o "$tmp/bt.txt" -c "$LOOP -t $tmp/ns $LOOPS" -e '
+	rm -f "$tmp/bt.txt" "$tmp/ns"
+	case $mode in
+	kprobe) prog='
+kprobe:__x64_sys_read /pid == cpid/ {
+	$r = (struct pt_regs *)arg0;
+	printf("%llu %d %d %s entry %d %llu %llu\n", nsecs, cpu, tid, comm, $r->di, $r->si, $r->dx); }
+kretprobe:__x64_sys_read /pid == cpid/ {
+	printf("%llu %d %d %s return %d\n", nsecs, cpu, tid, comm, retval); }' ;;
+	*) prog='
 tracepoint:raw_syscalls:sys_enter /pid == cpid/ {
 	printf("%llu %d %d %s entry %d\n", nsecs, cpu, tid, comm, args->id); }
 tracepoint:raw_syscalls:sys_exit /pid == cpid/ {
-	printf("%llu %d %d %s return %d %d\n", nsecs, cpu, tid, comm, args->id, args->ret); }' \
-		2> "$tmp/bt.err" || {
+	printf("%llu %d %d %s return %d %d\n", nsecs, cpu, tid, comm, args->id, args->ret); }' ;;
+	esac
+	# 16 MiB of perf buffer a CPU instead of 256 KiB: with the default,
+	# bpftrace loses most of the events of this loop
+	BPFTRACE_PERF_RB_PAGES=${BPFTRACE_PERF_RB_PAGES:-4096} bpftrace \
+		-o "$tmp/bt.txt" -c "$(workload)" -e "$prog" 2> "$tmp/bt.err" || {
 		cat "$tmp/bt.err" >> "$log"; say "bpftrace $1 $LOOPS $(loop_ns) -1 -1"; return; }
 	lost=$(sed -n 's/.*Lost \([0-9][0-9]*\) events.*/\1/p' "$tmp/bt.err" "$tmp/bt.txt" | awk '{ s += $1 } END { print s + 0 }')
-	seen=$(grep -c ' entry 110$\| return 110 ' "$tmp/bt.txt")
+	case $mode in
+	kprobe) seen=$(grep -c ' entry 3 \| return 1$' "$tmp/bt.txt")
+		{ echo "bpftrace kprobe output:"; head -n 4 "$tmp/bt.txt"
+		  grep -c ' return ' "$tmp/bt.txt"; } >> "$log" ;;
+	*) seen=$(grep -c ' entry 110$\| return 110 ' "$tmp/bt.txt") ;;
+	esac
 	say "bpftrace $1 $LOOPS $(loop_ns) $seen $lost"
 	rm -f "$tmp/bt.txt"
 }
 
-active=
-for c in $TRACERS; do
+# Which tracers can run in a mode: bpftrace's pid == cpid cannot follow
+# the two loops of syscall2.
+usable() {
 	case $c in
-	lket) [ -n "$LKET_KO" ] && [ -f "$LKET_KO" ] || { say "lket skip ${LKET_WHY:-no module was built}"; continue; } ;;
-	stap) [ -n "$STAP_KO" ] && [ -f "$STAP_KO" ] || { say "stap skip ${STAP_WHY:-no module was built}"; continue; } ;;
-	ftrace) command -v trace-cmd >/dev/null || { say "ftrace skip no trace-cmd"; continue; } ;;
-	perf) command -v perf >/dev/null || { say "perf skip no perf"; continue; } ;;
-	bpftrace) command -v bpftrace >/dev/null || { say "bpftrace skip no bpftrace"; continue; } ;;
+	lket) [ -n "$(module LKET)" ] && [ -f "$(module LKET)" ] ||
+		{ say "lket skip $(eval "echo \${LKET_WHY_$mode:-no module was built}")"; return 1; } ;;
+	stap) [ -n "$(module STAP)" ] && [ -f "$(module STAP)" ] ||
+		{ say "stap skip $(eval "echo \${STAP_WHY_$mode:-no module was built}")"; return 1; } ;;
+	ftrace) command -v trace-cmd >/dev/null || { say "ftrace skip no trace-cmd"; return 1; } ;;
+	perf) command -v perf >/dev/null || { say "perf skip no perf"; return 1; } ;;
+	bpftrace) command -v bpftrace >/dev/null || { say "bpftrace skip no bpftrace"; return 1; }
+		[ "$mode" != syscall2 ] || { say "bpftrace skip pid == cpid follows one process"; return 1; } ;;
 	esac
-	active="$active $c"
-done
-# a warm-up: page cache, first-use costs of each tool
-"$LOOP" "$LOOPS"
-for r in $(seq "$RUNS"); do
-	for c in $active; do
-		echo "guest: run $r: $c" >&2
-		"run_$c" "$r"
+}
+
+for mode in $MODES; do
+	if [ "$mode" = kprobe ]; then
+		kprobe_events 2>> "$log" || echo "guest: kprobe events could not be made" >&2
+	fi
+	active=
+	for c in $TRACERS; do
+		usable && active="$active $c"
 	done
+	# a warm-up: page cache, first-use costs of each tool
+	rm -f "$tmp/ns"
+	$(workload)
+	for r in $(seq "$RUNS"); do
+		for c in $active; do
+			echo "guest: $mode run $r: $c" >&2
+			"run_$c" "$r"
+		done
+	done
+	[ "$mode" = kprobe ] && echo > $t/kprobe_events
 done
 echo "$(uname -r) $(nproc) CPUs" > "$RES/guest-info"

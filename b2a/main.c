@@ -24,6 +24,7 @@
 #include "report.h"
 #include "stream.h"
 #include "tmpfile.h"
+#include "version.h"
 
 #define MAX_MESSAGES_PER_FILE	20
 
@@ -60,6 +61,7 @@ static const char usage[] =
 "  -q, --quiet    do not report damage or lost flushes on standard error\n"
 "                 (still counted)\n"
 "  -h, --help     this help\n"
+"      --version  print the version\n"
 "\n"
 "Files are written beside their name and put in place only when the\n"
 "conversion succeeds; an output that is an input or another output is\n"
@@ -166,7 +168,7 @@ static int expand_prefix(const char *arg, const char *prefix_tail,
 
 enum {
 	OPT_PG = 256, OPT_SCHEMA, OPT_REPLACE, OPT_REPORT, OPT_PID, OPT_TID,
-	OPT_COMM, OPT_CPU, OPT_EVENT, OPT_FROM, OPT_TO,
+	OPT_COMM, OPT_CPU, OPT_EVENT, OPT_FROM, OPT_TO, OPT_VERSION,
 };
 
 static const struct option long_options[] = {
@@ -187,6 +189,7 @@ static const struct option long_options[] = {
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "to", required_argument, NULL, OPT_TO },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -330,6 +333,8 @@ int main(int argc, char **argv)
 	struct stat st;
 	int opt, fd, ret;
 
+	/* getopt names the program by argv[0], which may be a path */
+	argv[0] = (char *)"lket-b2a";
 	filter_init(&filter);
 	while ((opt = getopt_long(argc, argv, "o:t:f:d:iNCqh", long_options,
 				  NULL)) != -1) {
@@ -410,8 +415,14 @@ int main(int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
+		case OPT_VERSION:
+			printf("lket-b2a %s\n", LKET_VERSION);
+			return 0;
 		default:
-			fputs(usage, stderr);
+			/* getopt has said what is wrong, on one line */
+			fputs("Try 'lket-b2a --help' for more information.\n",
+			      stderr);
+			filter_free(&filter);
 			return 2;
 		}
 	}

@@ -114,6 +114,11 @@ case_keep_db()  {
 case_replace_output() { $gen golden t && echo old > lket.out; echo --event process.fork t; }
 # -q: nothing on standard error, lost flushes still exit 1
 case_quiet()    { $gen golden t; echo -q --event process.fork t; }
+# --version; a bad option is one line and a pointer to --help, named
+# lket-b2a whatever the path it was run by
+case_version()  { echo --version; }
+case_badopt()   { $gen golden t; echo --x t; }
+case_badopt_arg() { $gen golden t; echo t --pid; }
 case_report_stdout() { $gen latency t; echo -o - --report - --event syscall.entry --pid 5001 t; }
 
 # What a case wrote besides lket.out.
@@ -151,7 +156,8 @@ filter_pid filter_tid filter_comm filter_cpu filter_event filter_rel filter_wall
 sqlite sqlite_strings sqlite_exists sqlite_replace sqlite_stdout sqlite_device sqlite_unwritable
 report report_pid report_sqlite report_none report_backwards
 clash_input clash_link clash_hardlink clash_db clash_report clash_db_report
-keep_nosuch keep_db replace_output report_stdout quiet}
+keep_nosuch keep_db replace_output report_stdout quiet
+version badopt badopt_arg}
 pass=0 fail=0
 for c in $cases; do
 	for bin in lket-b2a asan/lket-b2a; do

@@ -21,6 +21,18 @@ case_v5()       { $gen -f v5 golden t; echo t; }
 case_raw()      { $gen -f none golden t; echo t; }
 case_swapped()  { $gen -s golden t; echo t; }
 case_stpd()     { $gen golden t && mv t_0 stpd_cpu0 && mv t_1 stpd_cpu1; echo; }
+# the prefix finds NAMEcpuN and NAME_cpuN files too; a folder stands for
+# the per-CPU files in it, of one trace only
+case_prefix_cpu() { $gen golden t && mv t_0 tracecpu0 && mv t_1 tracecpu1; echo trace; }
+case_prefix_ucpu() { $gen golden t && mv t_0 trace_cpu0 && mv t_1 trace_cpu1; echo trace; }
+case_prefix_first() {
+	$gen golden t && mv t_0 trace_0 && mv t_1 trace_cpu1; echo trace; }
+case_folder()   { mkdir d && $gen golden d/t && touch d/notes d/lket.out; echo d; }
+case_folder_cpu() {
+	mkdir d && $gen golden d/t && mv d/t_0 d/stpd_cpu0 &&
+		mv d/t_1 d/stpd_cpu1; echo d/; }
+case_folder_two() { mkdir d && $gen golden d/t && cp d/t_0 d/u_0; echo d; }
+case_folder_none() { mkdir d && touch d/notes; echo d; }
 case_badmeta()  { $gen badmeta t; echo t; }
 case_missing()  { $gen golden t; echo t_0 t_1 t_7; }
 case_empty()    { $gen golden t && : > t_2; echo t; }
@@ -150,7 +162,8 @@ extras() {
 	ls | grep tmp- || true
 }
 
-cases=${*:-v4 v5 raw swapped stpd badmeta missing empty dup pcpu pcpu_order pcpu_lost garbage truncated truncated_raw junk
+cases=${*:-v4 v5 raw swapped stpd prefix_cpu prefix_ucpu prefix_first
+folder folder_cpu folder_two folder_none badmeta missing empty dup pcpu pcpu_order pcpu_lost garbage truncated truncated_raw junk
 json csv json_default csv_default json_wall csv_rel strings json_strings csv_strings
 filter_pid filter_tid filter_comm filter_cpu filter_event filter_rel filter_wall filter_all filter_bad filter_to_edge
 sqlite sqlite_strings sqlite_exists sqlite_replace sqlite_stdout sqlite_device sqlite_unwritable

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../runtime/lket_format.h"
 #include "convert.h"
@@ -295,13 +296,19 @@ static size_t open_streams(const char *const *paths, size_t npaths,
 	if (window > WINDOW_MAX)
 		window = WINDOW_MAX;
 	for (i = 0; i < npaths; i++) {
-		if (stat(paths[i], &st) == 0) {
+		/* "-" is standard input, whatever it is */
+		if ((strcmp(paths[i], "-") ? stat(paths[i], &st) :
+		     fstat(STDIN_FILENO, &st)) == 0) {
 			for (j = 0; j < n && devs && inos; j++)
 				if (devs[j] == st.st_dev && inos[j] == st.st_ino)
 					break;
 			if (devs && inos && j < n) {
 				diagf(diag, DIAG_DAMAGE, paths[i], -1,
-				      "same file as %s: read once", streams[j].path);
+				      strcmp(paths[i], "-") ||
+				      strcmp(streams[j].path, "-") ?
+				      "same file as %s: read once" :
+				      "standard input given twice: read once",
+				      streams[j].path);
 				continue;
 			}
 		}
@@ -453,7 +460,8 @@ out_merge:
 	merge_free(&m);
 out_streams:
 	for (i = 0; i < n; i++) {
-		stats->bytes += streams[i].file_size;
+		stats->bytes += streams[i].sized ? streams[i].file_size :
+				streams[i].buf_off + streams[i].len;
 		stream_close(&streams[i]);
 	}
 out_procs:

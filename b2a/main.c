@@ -34,7 +34,7 @@ static const char usage[] =
 "them into text, JSON Lines, CSV, SQLite or PostgreSQL.  With no FILE,\n"
 "reads stpd_cpu* in the current folder; a PREFIX stands for PREFIX_0,\n"
 "PREFIX_1, ... (stap -o PREFIX), or PREFIX_cpuN, or PREFIXcpuN; a FOLDER\n"
-"for the per-CPU files in it.\n"
+"for the per-CPU files in it; - is standard input (a pipe, say).\n"
 "\n"
 "Output:\n"
 "  -o, --output FILE  write to FILE instead of lket.out (lket.json, lket.csv\n"
@@ -554,8 +554,8 @@ int main(int argc, char **argv)
 			}
 			continue;
 		}
-		/* an existing file, else a prefix */
-		if (stat(arg, &st) == 0 ||
+		/* - (standard input), an existing file, else a prefix */
+		if (!strcmp(arg, "-") || stat(arg, &st) == 0 ||
 		    errno != ENOENT) {
 			ret = add_path(&paths, &npaths, &cap, arg);
 			continue;

@@ -43,7 +43,11 @@ struct stream {
 	int fd;
 	int cpu;		/* from the file name; -1 if it has none */
 	unsigned int order;	/* place among the files given: breaks ties */
-	uint64_t file_size;
+	uint64_t file_size;	/* 0 unless sized */
+	bool sized;		/* a regular file: its size is known */
+	bool started;		/* framing detected (or the file is empty) */
+	bool empty;		/* not a byte in it */
+	bool await_writer;	/* a FIFO: wait for a writer before reading */
 	enum framing framing;
 	bool swap;		/* written in the other byte order */
 
@@ -65,9 +69,12 @@ struct stream {
 };
 
 /*
- * Open path and detect its framing and byte order.  cpu is the CPU its
- * name says (-1: unknown).  window is the read window's size in bytes.
- * Returns 0, or a negative errno (the file could not be opened or read).
+ * Open path ("-": standard input) and detect its framing and byte order.
+ * A FIFO or pipe is opened without waiting for its writer, and read from
+ * the first stream_next() on.  cpu is the CPU its name says (-1:
+ * unknown).  window is the read window's size in bytes.  Returns 0, or a
+ * negative errno (the file could not be opened or read, or is a folder
+ * or a device).
  */
 int stream_open(struct stream *s, const char *path, int cpu, size_t window,
 		struct diag *diag);

@@ -3,6 +3,8 @@
  * stream: framing and byte-order detection, records and their offsets,
  * records spanning flushes, garbage, truncation, empty and missing files.
  */
+#include <sys/stat.h>
+
 #include "unit.h"
 
 #include "../../b2a/stream.h"
@@ -548,10 +550,38 @@ static void test_open_errors(void **state)
 	assert_int_equal(stream_open(&s, path, 0, 4096, &log.d), -ENOENT);
 	assert_int_equal(stream_open(&s, unit_dir, -1, 4096, &log.d),
 			 -EISDIR);
-	/* not a regular file: no records can be framed out of it */
+	/* a named device is a mistake (standard input may be one) */
 	assert_int_equal(stream_open(&s, "/dev/null", -1, 4096, &log.d),
 			 -EINVAL);
 	assert_int_equal(log.n, 0);
+}
+
+/* A FIFO is opened at once, with no writer yet, and read like a file. */
+static void test_fifo(void **state)
+{
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+	int fd;
+
+	(void)state;
+	diag_log_init(&log);
+	snprintf(path, sizeof(path), "%s/fifo_cpu0", unit_dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(stream_open(&s, path, 0, 4096, &log.d), 0);
+	fd = open(path, O_WRONLY | O_NONBLOCK);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, v4_le, sizeof(v4_le)), sizeof(v4_le));
+	close(fd);
+	expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 8, 1,
+		      true);
+	expect_record(&s, rec_b, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 40, 1,
+		      true);
+	expect_record(&s, rec_c, 3000, LKET_ID(102, 4, 5, 0), 28, 24, 72, 4,
+		      true);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 0);
+	stream_close(&s);
 }
 
 static void test_cpu_from_name(void **state)
@@ -585,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_only_garbage),
 		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_fifo),
 		cmocka_unit_test(test_cpu_from_name),
 	};
 

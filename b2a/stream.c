@@ -415,6 +415,29 @@ static int assemble(struct stream *s, uint64_t off)
 	return 0;
 }
 
+/*
+ * Step over the rest of the current flush, refilling the window as often
+ * as it takes: a flush may be larger than the window, whose size must not
+ * decide what survives.  Returns 1, 0 when the file ends first, or < 0.
+ */
+static int skip_pdu(struct stream *s)
+{
+	size_t avail, take;
+	int ret;
+
+	while (s->pdu_left) {
+		ret = fill(s, 1, &avail);
+		if (ret)
+			return ret;
+		if (!avail)
+			return 0;	/* truncated: nothing more to read */
+		take = avail < s->pdu_left ? avail : (size_t)s->pdu_left;
+		s->pos += take;
+		s->pdu_left -= take;
+	}
+	return 1;
+}
+
 static int next_framed(struct stream *s)
 {
 	size_t avail;
@@ -451,13 +474,9 @@ static int next_framed(struct stream *s)
 			diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)off,
 			     "no record where one should start: %llu bytes of flush %u skipped",
 			     (unsigned long long)s->pdu_left, s->seq);
-			s->pos += avail;
-			s->pdu_left -= avail;
-			if (s->pdu_left) {
-				/* truncated file: nothing more to read */
-				s->pos = s->len;
-				return 0;
-			}
+			ret = skip_pdu(s);
+			if (ret <= 0)
+				return ret;
 			continue;
 		}
 		ret = assemble(s, off);

@@ -505,6 +505,61 @@ static void test_pdu_past_end(void **state)
 	stream_close(&s);
 }
 
+/*
+ * A flush larger than the smallest read window (300000 bytes) whose second
+ * record is damaged, then five good flushes: whatever the window, the
+ * damaged flush is skipped whole and the five survive.
+ */
+#define BIG_PDU		300000u
+
+static void convert_damaged_big(size_t window, uint64_t *ts, unsigned int *n,
+				struct diag_log *log, const char *path)
+{
+	struct stream s;
+
+	diag_log_init(log);
+	assert_int_equal(stream_open(&s, path, 0, window, &log->d), 0);
+	for (*n = 0; *n < 8 && stream_next(&s) == 1; (*n)++)
+		ts[*n] = s.rec.timestamp;
+	stream_close(&s);
+}
+
+static void test_resync_any_window(void **state)
+{
+	static const uint8_t head[] = { LE32(1), LE32(BIG_PDU), REC_A(LE) };
+	static const uint8_t tail[] = {
+		LE32(2), LE32(24), REC_B(LE), LE32(3), LE32(24), REC_B(LE),
+		LE32(4), LE32(24), REC_B(LE), LE32(5), LE32(24), REC_B(LE),
+		LE32(6), LE32(24), REC_B(LE),
+	};
+	size_t len = sizeof(head) + BIG_PDU - 32 + sizeof(tail);
+	uint8_t *file = calloc(1, len);
+	uint64_t small_ts[8], large_ts[8];
+	unsigned int small_n, large_n, i;
+	struct diag_log small_log, large_log;
+	char path[256];
+
+	(void)state;
+	assert_non_null(file);
+	memcpy(file, head, sizeof(head));
+	/* the rest of the flush: zeros, no record head */
+	memcpy(file + sizeof(head) + BIG_PDU - 32, tail, sizeof(tail));
+	unit_write(path, sizeof(path), "big_cpu0", file, len);
+	free(file);
+	convert_damaged_big(4096, small_ts, &small_n, &small_log, path);
+	convert_damaged_big(16u << 20, large_ts, &large_n, &large_log, path);
+	assert_int_equal(large_n, 6);
+	assert_int_equal(small_n, large_n);
+	for (i = 0; i < large_n; i++)
+		assert_int_equal(small_ts[i], large_ts[i]);
+	assert_int_equal(small_log.n, 1);
+	assert_int_equal(large_log.n, 1);
+	assert_diag(&small_log, 0, DIAG_DAMAGE, path, 40,
+		    "no record where one should start: 299968 bytes of flush 1 skipped");
+	assert_diag(&large_log, 0, DIAG_DAMAGE, path, 40,
+		    "no record where one should start: 299968 bytes of flush 1 skipped");
+}
+
 static void test_empty(void **state)
 {
 	struct diag_log log;
@@ -612,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_garbage_at_start),
 		cmocka_unit_test(test_truncated_mid_record),
 		cmocka_unit_test(test_pdu_past_end),
+		cmocka_unit_test(test_resync_any_window),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_only_garbage),
 		cmocka_unit_test(test_open_errors),

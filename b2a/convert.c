@@ -250,8 +250,18 @@ static int handle(struct converter *c, const struct stream *s)
 		c->stats->filtered++;
 		selected = false;
 	}
-	if (!ret && c->report)
+	if (!ret && c->report) {
 		ret = report_event(c->report, &c->ev, proc, selected);
+		if (ret == 1) {
+			uint64_t ns;
+			const char *what = report_negative(c->report, &ns);
+
+			diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)r->offset,
+			      "%s ends %llu ns before it began (time went back): left out of the latency report",
+			      what, (unsigned long long)ns);
+			ret = 0;
+		}
+	}
 	if (!ret && c->ev.meta && c->ev.meta->named && c->ev.group == 2)
 		ret = track_process(c, &c->ev);
 	return ret;

@@ -344,6 +344,21 @@ static int next_frame(struct stream *s, bool span)
 	return 1;
 }
 
+/* A run of records earlier than the latest before them has ended. */
+static void report_back(struct stream *s)
+{
+	diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)s->back_first,
+	      "time goes back: %lu record%s (to offset %llu) earlier than %llu.%09llu, the record at offset %llu, by up to %llu ns: left in file order, after it",
+	      s->back_n, s->back_n == 1 ? "" : "s",
+	      (unsigned long long)s->back_last,
+	      (unsigned long long)(s->last_ts / 1000000000),
+	      (unsigned long long)(s->last_ts % 1000000000),
+	      (unsigned long long)s->last_off,
+	      (unsigned long long)s->back_most);
+	s->back_n = 0;
+	s->back_most = 0;
+}
+
 /* Fill s->rec from a complete record at p. */
 static void set_record(struct stream *s, const uint8_t *p, uint64_t off)
 {
@@ -358,10 +373,23 @@ static void set_record(struct stream *s, const uint8_t *p, uint64_t off)
 	r->seq = s->seq;
 	r->seq_last = s->seq;
 	r->seq_valid = s->framing != FRAMING_NONE;
-	if (r->timestamp < s->last_ts)
-		s->out_of_order++;
-	s->last_ts = r->timestamp;
 	s->records++;
+	if (r->timestamp < s->last_ts) {
+		/* time went back: the record stays behind the one before */
+		r->key = s->last_ts;
+		s->out_of_order++;
+		if (!s->back_n++)
+			s->back_first = off;
+		s->back_last = off;
+		if (s->last_ts - r->timestamp > s->back_most)
+			s->back_most = s->last_ts - r->timestamp;
+		return;
+	}
+	if (s->back_n)
+		report_back(s);
+	r->key = r->timestamp;
+	s->last_ts = r->timestamp;
+	s->last_off = off;
 }
 
 /*
@@ -540,5 +568,8 @@ int stream_next(struct stream *s)
 	}
 	if (!s->buf || s->empty)
 		return 0;
-	return s->framing == FRAMING_NONE ? next_unframed(s) : next_framed(s);
+	ret = s->framing == FRAMING_NONE ? next_unframed(s) : next_framed(s);
+	if (ret <= 0 && s->back_n)
+		report_back(s);
+	return ret;
 }

@@ -31,6 +31,9 @@ struct record {
 	uint32_t size;		/* total_size */
 	uint32_t sys_size;
 	uint64_t timestamp;
+	uint64_t key;		/* merge order: the latest timestamp of its
+				   file so far, so that a record earlier
+				   than the one before it stays behind it */
 	uint64_t id;		/* tid<<32 | group<<24 | hook<<16 | cpu<<8 */
 	uint64_t offset;	/* of the record in its file */
 	uint32_t seq;		/* of the flush that carried its first byte */
@@ -63,7 +66,12 @@ struct stream {
 	uint8_t *span;		/* a record assembled across flushes */
 
 	struct record rec;	/* the current record, after stream_next() */
-	uint64_t last_ts;
+	uint64_t last_ts;	/* the latest timestamp so far */
+	uint64_t last_off;	/* and its record's offset */
+	/* the current run of records earlier than last_ts, reported when
+	 * time has caught up or at the end of the file */
+	uint64_t back_first, back_last, back_most;
+	unsigned long back_n;
 	unsigned long frames, records, out_of_order;
 	struct diag *diag;
 };

@@ -310,7 +310,10 @@ static void test_spanning(void **state)
 	assert_int_equal(s.rec.seq_last, 5);
 	assert_int_equal(stream_next(&s), 0);
 	assert_int_equal(s.frames, 4);
-	assert_int_equal(log.n, 0);
+	/* C is earlier than D before it */
+	assert_int_equal(log.n, 1);
+	assert_diag(&log, 0, DIAG_DAMAGE, path, 120,
+		    "time goes back: 1 record (to offset 120) earlier than 0.000004000, the record at offset 64, by up to 1000 ns: left in file order, after it");
 	stream_close(&s);
 }
 
@@ -560,6 +563,33 @@ static void test_resync_any_window(void **state)
 		    "no record where one should start: 299968 bytes of flush 1 skipped");
 }
 
+/* B goes back before C: reported once, merged by C's time, after C. */
+static void test_time_goes_back(void **state)
+{
+	static const uint8_t file[] = { REC_A(LE), REC_C(LE), REC_B(LE),
+					REC_D(LE) };
+	static const uint64_t key[] = { 1000, 3000, 3000, 4000 };
+	static const uint64_t ts[] = { 1000, 3000, 2000, 4000 };
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+	unsigned int i;
+
+	(void)state;
+	open_fixture(&s, path, sizeof(path), "back_cpu0", file, sizeof(file),
+		     &log);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(stream_next(&s), 1);
+		assert_int_equal(s.rec.timestamp, ts[i]);
+		assert_int_equal(s.rec.key, key[i]);
+	}
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 1);
+	assert_diag(&log, 0, DIAG_DAMAGE, path, 60,
+		    "time goes back: 1 record (to offset 60) earlier than 0.000003000, the record at offset 32, by up to 1000 ns: left in file order, after it");
+	stream_close(&s);
+}
+
 static void test_empty(void **state)
 {
 	struct diag_log log;
@@ -668,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_mid_record),
 		cmocka_unit_test(test_pdu_past_end),
 		cmocka_unit_test(test_resync_any_window),
+		cmocka_unit_test(test_time_goes_back),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_only_garbage),
 		cmocka_unit_test(test_open_errors),

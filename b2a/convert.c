@@ -368,6 +368,7 @@ int convert_ex(const char *const *paths, size_t npaths, struct output *out,
 	int *first = calloc(npaths ? npaths : 1, sizeof(*first));
 	struct merge m = { 0 };
 	struct stream *s;
+	uint64_t total = 0, done, count = 0;
 	size_t i, k, n, header, nlive = 0;
 	int ret;
 
@@ -445,10 +446,21 @@ int convert_ex(const char *const *paths, size_t npaths, struct output *out,
 	ret = merge_init(&m, live, nlive);
 	if (ret)
 		goto out_streams;
+	for (i = 0; i < n; i++)
+		total = streams[i].sized && total != UINT64_MAX ?
+			total + streams[i].file_size : UINT64_MAX;
 	while ((s = merge_peek(&m))) {
 		ret = handle(c, s);
 		if (ret)
 			goto out_merge;
+		/* off the hot path: a look every so many records */
+		if (opt && opt->progress &&
+		    !(++count % CONVERT_PROGRESS_EVERY)) {
+			for (done = 0, i = 0; i < n; i++)
+				done += streams[i].buf_off + streams[i].pos;
+			opt->progress(opt->progress_ctx, done,
+				      total == UINT64_MAX ? 0 : total);
+		}
 		ret = merge_advance(&m);
 		if (ret)
 			diagf(diag, DIAG_DAMAGE, s->path, -1, "read error: %s",

@@ -15,12 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "convert.h"
 #include "diag.h"
 #include "filter.h"
 #include "output.h"
+#include "progress.h"
 #include "report.h"
 #include "stream.h"
 #include "tmpfile.h"
@@ -60,7 +62,7 @@ static const char usage[] =
 "      --from TIME   SECONDS since the first event, or YYYY-MM-DDTHH:MM:SS[.N]\n"
 "      --to TIME     UTC (needs the trace header); both ends included\n"
 "  -q, --quiet    do not report damage or lost flushes on standard error\n"
-"                 (still counted)\n"
+"                 (still counted), nor progress on a terminal\n"
 "  -h, --help     this help\n"
 "      --version  print the version\n"
 "\n"
@@ -68,17 +70,28 @@ static const char usage[] =
 "conversion succeeds; an output that is an input or another output is\n"
 "refused before anything is written.\n"
 "\n"
+"On a terminal, standard error shows the progress of long conversions.\n"
+"\n"
 "Exit status: 0 all converted; 1 converted, but the input was damaged or\n"
 "records were lost (see standard error); 2 nothing could be converted,\n"
 "no file changed.\n";
 
 struct reporter {
 	struct diag d;
+	struct progress progress;
 	bool quiet;
 	const char *last_file;
 	unsigned int in_file;
 	unsigned long hidden;
 };
+
+/* The progress line, if one is shown, is erased: messages go above. */
+static void progress_erase(struct reporter *r)
+{
+	if (r->progress.shown)
+		fputs("\r\033[K", stderr);
+	r->progress.shown = false;
+}
 
 static void report(struct diag *d, enum diag_level level, const char *file,
 		   int64_t offset, const char *msg)
@@ -95,11 +108,28 @@ static void report(struct diag *d, enum diag_level level, const char *file,
 		r->hidden++;
 		return;
 	}
+	progress_erase(r);
 	fprintf(stderr, "lket-b2a: %s%s", level == DIAG_NOTE ? "note: " : "",
 		file ? file : "trace");
 	if (offset >= 0)
 		fprintf(stderr, ": offset %lld", (long long)offset);
 	fprintf(stderr, ": %s\n", msg);
+}
+
+
+static void show_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct reporter *r = ctx;
+	struct timespec now;
+	char line[128];
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!progress_due(&r->progress, (uint64_t)now.tv_sec * 1000000000u +
+			  (uint64_t)now.tv_nsec))
+		return;
+	progress_format(line, sizeof(line), done, total);
+	fprintf(stderr, "\r%s\033[K", line);
+	r->progress.shown = true;
 }
 
 /* Append path to a growing list. */
@@ -638,6 +668,11 @@ int main(int argc, char **argv)
 			outs[i]->free(outs[i]);
 	} else {
 		copt.filter = &filter;
+		/* a terminal only: a log file gets no progress lines */
+		if (!rep.quiet && isatty(STDERR_FILENO)) {
+			copt.progress = show_progress;
+			copt.progress_ctx = &rep;
+		}
 		ret = convert_ex((const char *const *)paths, npaths, out,
 				 &rep.d, &stats, &copt);
 		no_files = ret == -ENOENT && !stats.files;
@@ -647,6 +682,7 @@ int main(int argc, char **argv)
 		ret = report_write(copt.report, files[REPORT].t.target ?
 				   files[REPORT].t.fd : STDOUT_FILENO);
 	}
+	progress_erase(&rep);
 	if (out)
 		out->free(out);
 	report_free(copt.report);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../runtime/lket_format.h"
 #include "convert.h"
@@ -249,8 +250,18 @@ static int handle(struct converter *c, const struct stream *s)
 		c->stats->filtered++;
 		selected = false;
 	}
-	if (!ret && c->report)
+	if (!ret && c->report) {
 		ret = report_event(c->report, &c->ev, proc, selected);
+		if (ret == 1) {
+			uint64_t ns;
+			const char *what = report_negative(c->report, &ns);
+
+			diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)r->offset,
+			      "%s ends %llu ns before it began (time went back): left out of the latency report",
+			      what, (unsigned long long)ns);
+			ret = 0;
+		}
+	}
 	if (!ret && c->ev.meta && c->ev.meta->named && c->ev.group == 2)
 		ret = track_process(c, &c->ev);
 	return ret;
@@ -295,13 +306,19 @@ static size_t open_streams(const char *const *paths, size_t npaths,
 	if (window > WINDOW_MAX)
 		window = WINDOW_MAX;
 	for (i = 0; i < npaths; i++) {
-		if (stat(paths[i], &st) == 0) {
+		/* "-" is standard input, whatever it is */
+		if ((strcmp(paths[i], "-") ? stat(paths[i], &st) :
+		     fstat(STDIN_FILENO, &st)) == 0) {
 			for (j = 0; j < n && devs && inos; j++)
 				if (devs[j] == st.st_dev && inos[j] == st.st_ino)
 					break;
 			if (devs && inos && j < n) {
 				diagf(diag, DIAG_DAMAGE, paths[i], -1,
-				      "same file as %s: read once", streams[j].path);
+				      strcmp(paths[i], "-") ||
+				      strcmp(streams[j].path, "-") ?
+				      "same file as %s: read once" :
+				      "standard input given twice: read once",
+				      streams[j].path);
 				continue;
 			}
 		}
@@ -351,6 +368,7 @@ int convert_ex(const char *const *paths, size_t npaths, struct output *out,
 	int *first = calloc(npaths ? npaths : 1, sizeof(*first));
 	struct merge m = { 0 };
 	struct stream *s;
+	uint64_t total = 0, done, count = 0;
 	size_t i, k, n, header, nlive = 0;
 	int ret;
 
@@ -428,10 +446,21 @@ int convert_ex(const char *const *paths, size_t npaths, struct output *out,
 	ret = merge_init(&m, live, nlive);
 	if (ret)
 		goto out_streams;
+	for (i = 0; i < n; i++)
+		total = streams[i].sized && total != UINT64_MAX ?
+			total + streams[i].file_size : UINT64_MAX;
 	while ((s = merge_peek(&m))) {
 		ret = handle(c, s);
 		if (ret)
 			goto out_merge;
+		/* off the hot path: a look every so many records */
+		if (opt && opt->progress &&
+		    !(++count % CONVERT_PROGRESS_EVERY)) {
+			for (done = 0, i = 0; i < n; i++)
+				done += streams[i].buf_off + streams[i].pos;
+			opt->progress(opt->progress_ctx, done,
+				      total == UINT64_MAX ? 0 : total);
+		}
 		ret = merge_advance(&m);
 		if (ret)
 			diagf(diag, DIAG_DAMAGE, s->path, -1, "read error: %s",
@@ -453,7 +482,8 @@ out_merge:
 	merge_free(&m);
 out_streams:
 	for (i = 0; i < n; i++) {
-		stats->bytes += streams[i].file_size;
+		stats->bytes += streams[i].sized ? streams[i].file_size :
+				streams[i].buf_off + streams[i].len;
 		stream_close(&streams[i]);
 	}
 out_procs:

@@ -37,7 +37,13 @@ struct report;
 struct convert_options {
 	struct filter *filter;	/* NULL: every event goes out */
 	struct report *report;	/* NULL: no latency report */
+	/* NULL: none; else called every CONVERT_PROGRESS_EVERY records
+	 * with the bytes read so far and the files' total (0: not known) */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
+
+#define CONVERT_PROGRESS_EVERY	65536u
 
 /* The same, with options; -ENODATA: a wall-clock --from/--to and a trace
  * without header. */

@@ -15,24 +15,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "convert.h"
 #include "diag.h"
 #include "filter.h"
 #include "output.h"
+#include "progress.h"
 #include "report.h"
 #include "stream.h"
 #include "tmpfile.h"
+#include "version.h"
 
 #define MAX_MESSAGES_PER_FILE	20
 
 static const char usage[] =
-"usage: lket-b2a [OPTION]... [FILE|PREFIX]...\n"
+"usage: lket-b2a [OPTION]... [FILE|PREFIX|FOLDER]...\n"
 "Merge the per-CPU files of an LKET trace (stap -b) by time and decode\n"
 "them into text, JSON Lines, CSV, SQLite or PostgreSQL.  With no FILE,\n"
 "reads stpd_cpu* in the current folder; a PREFIX stands for PREFIX_0,\n"
-"PREFIX_1, ... (stap -o PREFIX).\n"
+"PREFIX_1, ... (stap -o PREFIX), or PREFIX_cpuN, or PREFIXcpuN; a FOLDER\n"
+"for the per-CPU files in it; - is standard input (a pipe, say).\n"
 "\n"
 "Output:\n"
 "  -o, --output FILE  write to FILE instead of lket.out (lket.json, lket.csv\n"
@@ -58,12 +62,15 @@ static const char usage[] =
 "      --from TIME   SECONDS since the first event, or YYYY-MM-DDTHH:MM:SS[.N]\n"
 "      --to TIME     UTC (needs the trace header); both ends included\n"
 "  -q, --quiet    do not report damage or lost flushes on standard error\n"
-"                 (still counted)\n"
+"                 (still counted), nor progress on a terminal\n"
 "  -h, --help     this help\n"
+"      --version  print the version\n"
 "\n"
 "Files are written beside their name and put in place only when the\n"
 "conversion succeeds; an output that is an input or another output is\n"
 "refused before anything is written.\n"
+"\n"
+"On a terminal, standard error shows the progress of long conversions.\n"
 "\n"
 "Exit status: 0 all converted; 1 converted, but the input was damaged or\n"
 "records were lost (see standard error); 2 nothing could be converted,\n"
@@ -71,11 +78,20 @@ static const char usage[] =
 
 struct reporter {
 	struct diag d;
+	struct progress progress;
 	bool quiet;
 	const char *last_file;
 	unsigned int in_file;
 	unsigned long hidden;
 };
+
+/* The progress line, if one is shown, is erased: messages go above. */
+static void progress_erase(struct reporter *r)
+{
+	if (r->progress.shown)
+		fputs("\r\033[K", stderr);
+	r->progress.shown = false;
+}
 
 static void report(struct diag *d, enum diag_level level, const char *file,
 		   int64_t offset, const char *msg)
@@ -92,11 +108,28 @@ static void report(struct diag *d, enum diag_level level, const char *file,
 		r->hidden++;
 		return;
 	}
+	progress_erase(r);
 	fprintf(stderr, "lket-b2a: %s%s", level == DIAG_NOTE ? "note: " : "",
 		file ? file : "trace");
 	if (offset >= 0)
 		fprintf(stderr, ": offset %lld", (long long)offset);
 	fprintf(stderr, ": %s\n", msg);
+}
+
+
+static void show_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct reporter *r = ctx;
+	struct timespec now;
+	char line[128];
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!progress_due(&r->progress, (uint64_t)now.tv_sec * 1000000000u +
+			  (uint64_t)now.tv_nsec))
+		return;
+	progress_format(line, sizeof(line), done, total);
+	fprintf(stderr, "\r%s\033[K", line);
+	r->progress.shown = true;
 }
 
 /* Append path to a growing list. */
@@ -119,16 +152,35 @@ static int add_path(char ***list, size_t *n, size_t *cap, const char *path)
 }
 
 /*
- * Every file in dir named prefix followed by a CPU number ("stpd_cpu" +
- * "0"; "trace_" + "0"), in CPU order.
+ * The length of a per-CPU file name without its CPU part: "trace" of
+ * trace_0, tracecpu0 and trace_cpu0; 0 if the name has none.
  */
-static int expand_prefix(const char *arg, const char *prefix_tail,
-			 char ***list, size_t *n, size_t *cap)
+static size_t trace_name_len(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (stream_cpu_from_name(name) < 0)
+		return 0;
+	while (n && name[n - 1] >= '0' && name[n - 1] <= '9')
+		n--;
+	if (n >= 3 && !strncmp(name + n - 3, "cpu", 3))
+		n -= 3;
+	if (n && name[n - 1] == '_')
+		n--;
+	return n;
+}
+
+/*
+ * Every file in dir named prefix, then tail, then a CPU number
+ * ("stpd_cpu" + "" + "0"; "trace" + "_" + "0"), in CPU order.
+ */
+static int expand_tail(const char *arg, const char *tail, char ***list,
+		       size_t *n, size_t *cap)
 {
 	char dir[4096], path[8192];
 	const char *slash = strrchr(arg, '/'), *base;
 	struct dirent **names;
-	int i, count, cpu, found = 0, ret = 0;
+	int i, count, found = 0, ret = 0;
 	size_t plen;
 
 	if (slash) {
@@ -141,23 +193,82 @@ static int expand_prefix(const char *arg, const char *prefix_tail,
 	count = scandir(dir, &names, NULL, versionsort);
 	if (count < 0)
 		return 0;
-	plen = strlen(base) + strlen(prefix_tail);
+	plen = strlen(base) + strlen(tail);
 	for (i = 0; i < count; i++) {
 		const char *name = names[i]->d_name;
 
 		if (!ret && !strncmp(name, base, strlen(base)) &&
-		    !strncmp(name + strlen(base), prefix_tail,
-			     strlen(prefix_tail)) &&
+		    !strncmp(name + strlen(base), tail, strlen(tail)) &&
 		    strlen(name) > plen &&
-		    strspn(name + plen, "0123456789") == strlen(name + plen)) {
-			cpu = stream_cpu_from_name(name);
-			if (cpu >= 0) {
-				snprintf(path, sizeof(path), "%s%s",
-					 slash ? dir : "", name);
-				ret = add_path(list, n, cap, path);
-				found++;
-			}
+		    strspn(name + plen, "0123456789") == strlen(name + plen) &&
+		    stream_cpu_from_name(name) >= 0) {
+			snprintf(path, sizeof(path), "%s%s", slash ? dir : "",
+				 name);
+			ret = add_path(list, n, cap, path);
+			found++;
 		}
+		free(names[i]);
+	}
+	free(names);
+	return ret ? ret : found;
+}
+
+/*
+ * A prefix stands for PREFIX_N, PREFIX_cpuN or PREFIXcpuN (the first of
+ * these that exists), or PREFIXN when the prefix ends in one (stpd_cpu).
+ * Returns the number of files found, or a negative errno.
+ */
+static int expand_prefix(const char *arg, char ***list, size_t *n,
+			 size_t *cap)
+{
+	static const char *const tails[] = { "_", "_cpu", "cpu", "" };
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < sizeof(tails) / sizeof(tails[0]); i++)
+		ret = expand_tail(arg, tails[i], list, n, cap);
+	return ret;
+}
+
+/*
+ * A folder: the per-CPU files in it, which must be of one trace (one
+ * name before their CPU numbers).  Returns how many, 0 when there are
+ * none, -EEXIST when two traces are there (other is set to one file of
+ * each), or a negative errno.
+ */
+static int expand_dir(const char *dir, char ***list, size_t *n, size_t *cap,
+		      char *other, size_t size)
+{
+	char path[8192], first[256] = "";
+	struct dirent **names;
+	struct stat st;
+	int i, count, found = 0, ret = 0;
+	size_t len, first_len = 0;
+
+	count = scandir(dir, &names, NULL, versionsort);
+	if (count < 0)
+		return -errno;
+	for (i = 0; i < count; i++) {
+		const char *name = names[i]->d_name;
+
+		len = trace_name_len(name);
+		snprintf(path, sizeof(path), "%s%s%s", dir,
+			 dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+		if (ret || name[0] == '.' || stream_cpu_from_name(name) < 0 ||
+		    stat(path, &st) || S_ISDIR(st.st_mode)) {
+			free(names[i]);
+			continue;
+		}
+		if (!found) {
+			snprintf(first, sizeof(first), "%s", name);
+			first_len = len;
+		} else if (len != first_len || strncmp(name, first, len)) {
+			snprintf(other, size, "%s and %s", first, name);
+			ret = -EEXIST;
+		}
+		if (!ret)
+			ret = add_path(list, n, cap, path);
+		found++;
 		free(names[i]);
 	}
 	free(names);
@@ -166,7 +277,7 @@ static int expand_prefix(const char *arg, const char *prefix_tail,
 
 enum {
 	OPT_PG = 256, OPT_SCHEMA, OPT_REPLACE, OPT_REPORT, OPT_PID, OPT_TID,
-	OPT_COMM, OPT_CPU, OPT_EVENT, OPT_FROM, OPT_TO,
+	OPT_COMM, OPT_CPU, OPT_EVENT, OPT_FROM, OPT_TO, OPT_VERSION,
 };
 
 static const struct option long_options[] = {
@@ -187,6 +298,7 @@ static const struct option long_options[] = {
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "to", required_argument, NULL, OPT_TO },
+	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -330,6 +442,8 @@ int main(int argc, char **argv)
 	struct stat st;
 	int opt, fd, ret;
 
+	/* getopt names the program by argv[0], which may be a path */
+	argv[0] = (char *)"lket-b2a";
 	filter_init(&filter);
 	while ((opt = getopt_long(argc, argv, "o:t:f:d:iNCqh", long_options,
 				  NULL)) != -1) {
@@ -410,8 +524,14 @@ int main(int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
+		case OPT_VERSION:
+			printf("lket-b2a %s\n", LKET_VERSION);
+			return 0;
 		default:
-			fputs(usage, stderr);
+			/* getopt has said what is wrong, on one line */
+			fputs("Try 'lket-b2a --help' for more information.\n",
+			      stderr);
+			filter_free(&filter);
 			return 2;
 		}
 	}
@@ -441,7 +561,7 @@ int main(int argc, char **argv)
 
 	ret = 0;
 	if (optind == argc) {
-		ret = expand_prefix("stpd_cpu", "", &paths, &npaths, &cap);
+		ret = expand_tail("stpd_cpu", "", &paths, &npaths, &cap);
 		if (ret == 0) {
 			fprintf(stderr, "lket-b2a: no stpd_cpu* files here; name the trace's files or prefix\n");
 			return 2;
@@ -449,19 +569,39 @@ int main(int argc, char **argv)
 	}
 	for (; optind < argc && ret >= 0; optind++) {
 		const char *arg = argv[optind];
+		char two[600];
 
-		/* an existing file, else a prefix: ARG_N, then ARGcpuN */
-		if (stat(arg, &st) == 0 || errno != ENOENT) {
+		if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+			ret = expand_dir(arg, &paths, &npaths, &cap, two,
+					 sizeof(two));
+			if (ret == 0 || ret == -EEXIST) {
+				fprintf(stderr, ret ?
+					"lket-b2a: %s: holds more than one trace (%s); name its prefix\n" :
+					"lket-b2a: %s: no per-CPU files (NAME_N, NAMEcpuN) in this folder\n",
+					arg, two);
+				ret = -EINVAL;
+				break;
+			}
+			continue;
+		}
+		/* - (standard input), an existing file, else a prefix */
+		if (!strcmp(arg, "-") || stat(arg, &st) == 0 ||
+		    errno != ENOENT) {
 			ret = add_path(&paths, &npaths, &cap, arg);
 			continue;
 		}
-		ret = expand_prefix(arg, "_", &paths, &npaths, &cap);
-		if (ret == 0)
-			ret = expand_prefix(arg, "", &paths, &npaths, &cap);
+		ret = expand_prefix(arg, &paths, &npaths, &cap);
 		if (ret == 0) {
 			/* let the conversion report it with the others */
 			ret = add_path(&paths, &npaths, &cap, arg);
 		}
+	}
+	if (ret == -EINVAL) {
+		for (i = 0; i < npaths; i++)
+			free(paths[i]);
+		free(paths);
+		filter_free(&filter);
+		return 2;
 	}
 	if (ret < 0) {
 		fprintf(stderr, "lket-b2a: %s\n", strerror(-ret));
@@ -528,6 +668,11 @@ int main(int argc, char **argv)
 			outs[i]->free(outs[i]);
 	} else {
 		copt.filter = &filter;
+		/* a terminal only: a log file gets no progress lines */
+		if (!rep.quiet && isatty(STDERR_FILENO)) {
+			copt.progress = show_progress;
+			copt.progress_ctx = &rep;
+		}
 		ret = convert_ex((const char *const *)paths, npaths, out,
 				 &rep.d, &stats, &copt);
 		no_files = ret == -ENOENT && !stats.files;
@@ -537,6 +682,7 @@ int main(int argc, char **argv)
 		ret = report_write(copt.report, files[REPORT].t.target ?
 				   files[REPORT].t.fd : STDOUT_FILENO);
 	}
+	progress_erase(&rep);
 	if (out)
 		out->free(out);
 	report_free(copt.report);

@@ -12,8 +12,10 @@ static int record_cpu(const struct stream *s)
 
 static bool older(const struct stream *a, const struct stream *b)
 {
-	if (a->rec.timestamp != b->rec.timestamp)
-		return a->rec.timestamp < b->rec.timestamp;
+	/* the key, not the timestamp: a record earlier than the one
+	 * before it in its file comes right after that one */
+	if (a->rec.key != b->rec.key)
+		return a->rec.key < b->rec.key;
 	if (record_cpu(a) != record_cpu(b))
 		return record_cpu(a) < record_cpu(b);
 	if (a->rec.seq != b->rec.seq)

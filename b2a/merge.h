@@ -2,7 +2,9 @@
 /*
  * merge.h - merge per-CPU streams into one, oldest record first.
  *
- * A binary heap of streams keyed by their current record's timestamp; ties
+ * A binary heap of streams keyed by their current record's timestamp (its
+ * merge key: a record earlier than one before it in its file keeps that
+ * one's time, and its place after it, see stream.h); ties
  * go to the lower CPU, then the lower flush sequence, then the stream given
  * first, so that the order never depends on chance.
  */

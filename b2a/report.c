@@ -113,6 +113,7 @@ struct pending {
 struct label {
 	char *name;
 	uint64_t unmatched_begin, unmatched_end;
+	uint64_t negative;	/* ended before they began: left out */
 };
 
 /* The latencies of one label in one process. */
@@ -171,6 +172,8 @@ struct report {
 	struct map requests[NLC];	/* request_addr -> pending */
 	struct latency *out;
 	size_t nout;
+	uint32_t neg_label;	/* the last latency below zero */
+	uint64_t neg_ns;
 };
 
 int report_new(struct report **rp)
@@ -365,6 +368,28 @@ static int add_latency(struct report *r, uint32_t label,
 	return 0;
 }
 
+/*
+ * The latency from begin to end, unless time went back in between (a
+ * CPU's clock stepped back, records out of order): a latency below zero
+ * measures nothing, and is left out and counted; returns 1 then.
+ */
+static int latency(struct report *r, uint32_t label, const struct pending *p,
+		   uint64_t begin, uint64_t end)
+{
+	if (end >= begin)
+		return add_latency(r, label, p, end - begin);
+	r->labels[label].negative++;
+	r->neg_label = label;
+	r->neg_ns = begin - end;
+	return 1;
+}
+
+const char *report_negative(const struct report *r, uint64_t *ns)
+{
+	*ns = r->neg_ns;
+	return r->labels[r->neg_label].name;
+}
+
 static struct pending *pend_new(struct report *r, uint32_t *idx)
 {
 	struct pending *bigger;
@@ -471,7 +496,7 @@ static int on_pair(struct report *r, const struct class *c,
 	p = &r->pend[idx];
 	ret = 0;
 	if (p->selected || selected)
-		ret = add_latency(r, (uint32_t)label, p, ts - p->ts[0]);
+		ret = latency(r, (uint32_t)label, p, p->ts[0], ts);
 	pend_release(r, idx);
 	return ret;
 }
@@ -498,7 +523,7 @@ static int on_stage(struct report *r, const struct class *c,
 	struct pending *p;
 	struct slot *slot;
 	uint32_t idx;
-	int ret;
+	int ret, neg = 0;
 
 	if ((unsigned int)c->field >= ev->nsys)
 		return 0;
@@ -527,9 +552,13 @@ static int on_stage(struct report *r, const struct class *c,
 		label = stage_label(r, lc, j, k);
 		if (label < 0)
 			return (int)label;
-		ret = add_latency(r, (uint32_t)label, p, ts - p->ts[j]);
+		ret = latency(r, (uint32_t)label, p, p->ts[j], ts);
+		if (ret == 1)
+			neg = 1, ret = 0;
 		if (!ret && k == lc->n - 1 && j != 0)
-			ret = add_latency(r, (uint32_t)total, p, ts - p->ts[0]);
+			ret = latency(r, (uint32_t)total, p, p->ts[0], ts);
+		if (ret == 1)
+			neg = 1, ret = 0;
 		if (ret)
 			return ret;
 	}
@@ -537,7 +566,7 @@ static int on_stage(struct report *r, const struct class *c,
 		map_del(m, slot);
 		pend_release(r, idx);
 	}
-	return 0;
+	return neg;
 }
 
 int report_event(struct report *r, const struct event *ev,
@@ -674,13 +703,15 @@ int report_finish(struct report *r)
 				       r->accs[j].n * sizeof(*all));
 				n += r->accs[j].n;
 			}
-		if (!n && !lb->unmatched_begin && !lb->unmatched_end)
+		if (!n && !lb->unmatched_begin && !lb->unmatched_end &&
+		    !lb->negative)
 			continue;
 		l = &r->out[r->nout++];
 		l->what = lb->name;
 		l->pid = -1;
 		l->unmatched_begin = lb->unmatched_begin;
 		l->unmatched_end = lb->unmatched_end;
+		l->negative = lb->negative;
 		sum_up(l, all, n);
 	}
 	for (j = 0; j < r->naccs; j++) {
@@ -844,6 +875,9 @@ int report_write(const struct report *r, int fd)
 				 (unsigned long long)l->unmatched_begin,
 				 (unsigned long long)l->unmatched_end);
 		w_printf(w, "\n");
+		if (l->negative)
+			w_printf(w, "    %llu left out: ended before they began (time went back)\n",
+				 (unsigned long long)l->negative);
 		w_histogram(w, l);
 	}
 	w_flush(w);

@@ -11,7 +11,9 @@
  * scsi ioentry -> iodispatching -> iodone -> iocompleted.  What does not
  * pair up is counted, never guessed: an entry whose thread enters again
  * or never returns, a return with no entry, a request stage with no
- * beginning, a request that never completes.
+ * beginning, a request that never completes.  A latency below zero (time
+ * went back between its ends) measures nothing: it is left out, counted
+ * as negative, and told to the caller.
  *
  * The report sees every event, filtered or not, so that filters cut no
  * pair in two; a latency counts when one of its ends passed the filter.
@@ -40,6 +42,8 @@ struct latency {
 					   never completed (per event only) */
 	uint64_t unmatched_end;	/* returns without entry; stages without
 				   beginning (per event only) */
+	uint64_t negative;	/* left out: ended before they began (per
+				   event only) */
 	uint64_t hist[REPORT_BUCKETS];
 };
 
@@ -47,9 +51,15 @@ struct report;
 
 int report_new(struct report **r);
 void report_free(struct report *r);
-/* Every decoded event, in time order; selected: it passed the filter. */
+/*
+ * Every decoded event, in time order; selected: it passed the filter.
+ * Returns 0, 1 when the event ended a latency below zero (left out; see
+ * report_negative()), or a negative errno.
+ */
 int report_event(struct report *r, const struct event *ev,
 		 const struct proc *proc, bool selected);
+/* After report_event() returned 1: what, and how far below zero. */
+const char *report_negative(const struct report *r, uint64_t *ns);
 /* End of trace: what is still pending is unmatched; sort, sum up. */
 int report_finish(struct report *r);
 /* After report_finish: per event first (sorted by name), then per

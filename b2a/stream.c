@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,6 +59,16 @@ static int fill(struct stream *s, size_t n, size_t *avail)
 		s->buf_off += s->pos;
 		s->len -= s->pos;
 		s->pos = 0;
+	}
+	if (s->await_writer) {
+		/* a FIFO nobody has opened yet reads as empty: wait for
+		 * its writer's first bytes, or for it to come and go */
+		struct pollfd p = { .fd = s->fd, .events = POLLIN };
+
+		while (poll(&p, 1, -1) < 0)
+			if (errno != EINTR)
+				return -errno;
+		s->await_writer = false;
 	}
 	while (s->len < n && s->len < s->cap) {
 		got = read(s->fd, s->buf + s->len, s->cap - s->len);
@@ -189,28 +200,67 @@ static int resync(struct stream *s, bool detecting)
 	return s->len - s->pos ? 1 : 0;
 }
 
+/* Framing and byte order, from the first bytes. */
+static int start(struct stream *s)
+{
+	size_t avail;
+	int ret;
+
+	s->started = true;
+	if (!s->sized) {
+		ret = fill(s, 1, &avail);
+		if (ret)
+			return ret;
+		if (!avail) {
+			s->empty = true;
+			diagf(s->diag, DIAG_NOTE, s->path, -1,
+			      "empty, no records");
+			return 0;
+		}
+	}
+	ret = resync(s, true);
+	return ret < 0 ? ret : 0;
+}
+
 int stream_open(struct stream *s, const char *path, int cpu, size_t window,
 		struct diag *diag)
 {
 	struct stat st;
-	int ret;
+	int ret, fl;
 
 	memset(s, 0, sizeof(*s));
 	s->path = path;
 	s->cpu = cpu;
 	s->diag = diag;
-	s->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* never wait in open() for a FIFO's writer: other inputs may be
+	 * FIFOs that writer fills first */
+	s->fd = !strcmp(path, "-") ?
+		fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) :
+		open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (s->fd < 0)
 		return -errno;
 	if (fstat(s->fd, &st) < 0) {
 		ret = -errno;
 		goto error;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	if (S_ISDIR(st.st_mode)) {
+		ret = -EISDIR;
 		goto error;
 	}
-	s->file_size = (uint64_t)st.st_size;
+	/* standard input may be anything; a named device is a mistake */
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) &&
+	    !S_ISSOCK(st.st_mode) && strcmp(path, "-")) {
+		ret = -EINVAL;
+		goto error;
+	}
+	fl = fcntl(s->fd, F_GETFL);
+	if (fl < 0 || fcntl(s->fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		ret = -errno;
+		goto error;
+	}
+	s->sized = S_ISREG(st.st_mode);
+	s->file_size = s->sized ? (uint64_t)st.st_size : 0;
+	s->await_writer = S_ISFIFO(st.st_mode) && strcmp(path, "-");
 	s->cap = window < 2 * LKET_RECORD_MAX ? 2 * LKET_RECORD_MAX : window;
 	s->buf = malloc(s->cap);
 	s->span = malloc(LKET_RECORD_MAX);
@@ -218,12 +268,15 @@ int stream_open(struct stream *s, const char *path, int cpu, size_t window,
 		ret = -ENOMEM;
 		goto error;
 	}
+	if (!s->sized)
+		return 0;	/* read when its records are wanted */
 	posix_fadvise(s->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	if (s->file_size == 0) {
+		s->started = s->empty = true;
 		diagf(diag, DIAG_NOTE, path, -1, "empty file, no records");
 		return 0;
 	}
-	ret = resync(s, true);
+	ret = start(s);
 	if (ret < 0)
 		goto error;
 	return 0;
@@ -282,13 +335,28 @@ static int next_frame(struct stream *s, bool span)
 	s->pos += hlen;
 	off = file_pos(s);
 	left = s->file_size > off ? s->file_size - off : 0;
-	if (s->pdu_left > left) {
+	if (s->sized && s->pdu_left > left) {
 		diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)(off - hlen),
 		     "flush of %llu bytes runs past the end of the file (%llu bytes left): truncated",
 		     (unsigned long long)s->pdu_left, (unsigned long long)left);
 		s->pdu_left = left;
 	}
 	return 1;
+}
+
+/* A run of records earlier than the latest before them has ended. */
+static void report_back(struct stream *s)
+{
+	diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)s->back_first,
+	      "time goes back: %lu record%s (to offset %llu) earlier than %llu.%09llu, the record at offset %llu, by up to %llu ns: left in file order, after it",
+	      s->back_n, s->back_n == 1 ? "" : "s",
+	      (unsigned long long)s->back_last,
+	      (unsigned long long)(s->last_ts / 1000000000),
+	      (unsigned long long)(s->last_ts % 1000000000),
+	      (unsigned long long)s->last_off,
+	      (unsigned long long)s->back_most);
+	s->back_n = 0;
+	s->back_most = 0;
 }
 
 /* Fill s->rec from a complete record at p. */
@@ -305,10 +373,23 @@ static void set_record(struct stream *s, const uint8_t *p, uint64_t off)
 	r->seq = s->seq;
 	r->seq_last = s->seq;
 	r->seq_valid = s->framing != FRAMING_NONE;
-	if (r->timestamp < s->last_ts)
-		s->out_of_order++;
-	s->last_ts = r->timestamp;
 	s->records++;
+	if (r->timestamp < s->last_ts) {
+		/* time went back: the record stays behind the one before */
+		r->key = s->last_ts;
+		s->out_of_order++;
+		if (!s->back_n++)
+			s->back_first = off;
+		s->back_last = off;
+		if (s->last_ts - r->timestamp > s->back_most)
+			s->back_most = s->last_ts - r->timestamp;
+		return;
+	}
+	if (s->back_n)
+		report_back(s);
+	r->key = r->timestamp;
+	s->last_ts = r->timestamp;
+	s->last_off = off;
 }
 
 /*
@@ -362,6 +443,29 @@ static int assemble(struct stream *s, uint64_t off)
 	return 0;
 }
 
+/*
+ * Step over the rest of the current flush, refilling the window as often
+ * as it takes: a flush may be larger than the window, whose size must not
+ * decide what survives.  Returns 1, 0 when the file ends first, or < 0.
+ */
+static int skip_pdu(struct stream *s)
+{
+	size_t avail, take;
+	int ret;
+
+	while (s->pdu_left) {
+		ret = fill(s, 1, &avail);
+		if (ret)
+			return ret;
+		if (!avail)
+			return 0;	/* truncated: nothing more to read */
+		take = avail < s->pdu_left ? avail : (size_t)s->pdu_left;
+		s->pos += take;
+		s->pdu_left -= take;
+	}
+	return 1;
+}
+
 static int next_framed(struct stream *s)
 {
 	size_t avail;
@@ -398,13 +502,9 @@ static int next_framed(struct stream *s)
 			diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)off,
 			     "no record where one should start: %llu bytes of flush %u skipped",
 			     (unsigned long long)s->pdu_left, s->seq);
-			s->pos += avail;
-			s->pdu_left -= avail;
-			if (s->pdu_left) {
-				/* truncated file: nothing more to read */
-				s->pos = s->len;
-				return 0;
-			}
+			ret = skip_pdu(s);
+			if (ret <= 0)
+				return ret;
 			continue;
 		}
 		ret = assemble(s, off);
@@ -459,7 +559,17 @@ static int next_unframed(struct stream *s)
 
 int stream_next(struct stream *s)
 {
-	if (!s->buf || s->file_size == 0)
+	int ret;
+
+	if (!s->started) {
+		ret = s->buf ? start(s) : 0;
+		if (ret < 0)
+			return ret;
+	}
+	if (!s->buf || s->empty)
 		return 0;
-	return s->framing == FRAMING_NONE ? next_unframed(s) : next_framed(s);
+	ret = s->framing == FRAMING_NONE ? next_unframed(s) : next_framed(s);
+	if (ret <= 0 && s->back_n)
+		report_back(s);
+	return ret;
 }

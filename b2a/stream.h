@@ -31,6 +31,9 @@ struct record {
 	uint32_t size;		/* total_size */
 	uint32_t sys_size;
 	uint64_t timestamp;
+	uint64_t key;		/* merge order: the latest timestamp of its
+				   file so far, so that a record earlier
+				   than the one before it stays behind it */
 	uint64_t id;		/* tid<<32 | group<<24 | hook<<16 | cpu<<8 */
 	uint64_t offset;	/* of the record in its file */
 	uint32_t seq;		/* of the flush that carried its first byte */
@@ -43,7 +46,11 @@ struct stream {
 	int fd;
 	int cpu;		/* from the file name; -1 if it has none */
 	unsigned int order;	/* place among the files given: breaks ties */
-	uint64_t file_size;
+	uint64_t file_size;	/* 0 unless sized */
+	bool sized;		/* a regular file: its size is known */
+	bool started;		/* framing detected (or the file is empty) */
+	bool empty;		/* not a byte in it */
+	bool await_writer;	/* a FIFO: wait for a writer before reading */
 	enum framing framing;
 	bool swap;		/* written in the other byte order */
 
@@ -59,15 +66,23 @@ struct stream {
 	uint8_t *span;		/* a record assembled across flushes */
 
 	struct record rec;	/* the current record, after stream_next() */
-	uint64_t last_ts;
+	uint64_t last_ts;	/* the latest timestamp so far */
+	uint64_t last_off;	/* and its record's offset */
+	/* the current run of records earlier than last_ts, reported when
+	 * time has caught up or at the end of the file */
+	uint64_t back_first, back_last, back_most;
+	unsigned long back_n;
 	unsigned long frames, records, out_of_order;
 	struct diag *diag;
 };
 
 /*
- * Open path and detect its framing and byte order.  cpu is the CPU its
- * name says (-1: unknown).  window is the read window's size in bytes.
- * Returns 0, or a negative errno (the file could not be opened or read).
+ * Open path ("-": standard input) and detect its framing and byte order.
+ * A FIFO or pipe is opened without waiting for its writer, and read from
+ * the first stream_next() on.  cpu is the CPU its name says (-1:
+ * unknown).  window is the read window's size in bytes.  Returns 0, or a
+ * negative errno (the file could not be opened or read, or is a folder
+ * or a device).
  */
 int stream_open(struct stream *s, const char *path, int cpu, size_t window,
 		struct diag *diag);

@@ -25,7 +25,8 @@
  *           latencies (tests/golden/latency.expect lists them), and
  *           some that do not pair up
  *   backwards  a system call that returns before it enters: time going
- *           back on a CPU, a negative latency for the report
+ *           back on CPU 0 for two records, a negative latency for the
+ *           report; CPU 1 in order
  * -f  framing (default v4, SystemTap 4.7-4.9); -s  the other byte order;
  * -p  each CPU numbers its own flushes (format version 2, the patched
  *     runtime); without it one counter numbers them all (version 1).
@@ -417,8 +418,14 @@ static void backwards(void)
 
 	metadata(t);
 	event(0, t, 900, "process.snapshot", I(6001), I(6001), I(1), "back");
+	event(0, t, 900, "process.snapshot", I(6002), I(6002), I(1), "fwd");
+	event(1, t + 3000, 6002, "syscall.entry", "write");
 	event(0, t + 5000, 6001, "syscall.entry", "read");
+	/* CPU 0's clock steps back 3 us: two records before t + 5000 */
 	event(0, t + 2000, 6001, "syscall.return", "read");
+	event(0, t + 4000, 6001, "syscall.entry", "getpid");
+	event(1, t + 6000, 6002, "syscall.return", "write");
+	event(0, t + 7000, 6001, "syscall.return", "getpid");
 }
 
 int main(int argc, char **argv)

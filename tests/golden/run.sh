@@ -15,12 +15,45 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 # Each case makes its files in the current (empty) folder and prints the
 # lket-b2a arguments; they follow "-o lket.out" unless the case makes a
-# file named default-output.
+# file named default-output.  Standard input is the case's file (or
+# FIFO) named stdin, else /dev/null.  A run that hangs is stopped after 20
+# seconds (exit 124), and so must be a case's FIFO writers: see fifo().
 case_v4()       { $gen golden t; echo t; }
 case_v5()       { $gen -f v5 golden t; echo t; }
 case_raw()      { $gen -f none golden t; echo t; }
 case_swapped()  { $gen -s golden t; echo t; }
 case_stpd()     { $gen golden t && mv t_0 stpd_cpu0 && mv t_1 stpd_cpu1; echo; }
+# the prefix finds NAMEcpuN and NAME_cpuN files too; a folder stands for
+# the per-CPU files in it, of one trace only
+case_prefix_cpu() { $gen golden t && mv t_0 tracecpu0 && mv t_1 tracecpu1; echo trace; }
+case_prefix_ucpu() { $gen golden t && mv t_0 trace_cpu0 && mv t_1 trace_cpu1; echo trace; }
+case_prefix_first() {
+	$gen golden t && mv t_0 trace_0 && mv t_1 trace_cpu1; echo trace; }
+case_folder()   { mkdir d && $gen golden d/t && touch d/notes d/lket.out; echo d; }
+case_folder_cpu() {
+	mkdir d && $gen golden d/t && mv d/t_0 d/stpd_cpu0 &&
+		mv d/t_1 d/stpd_cpu1; echo d/; }
+case_folder_two() { mkdir d && $gen golden d/t && cp d/t_0 d/u_0; echo d; }
+case_folder_none() { mkdir d && touch d/notes; echo d; }
+# FIFOs, pipes, standard input: read without waiting in open() for a
+# writer.  fifo FILE... runs in the background a writer that copies each
+# t_N, in the order given, into the FIFO N (made here).
+fifo() {
+	for f; do mkfifo "$f"; done
+	{ timeout 20 sh -c 'for f; do cat "t_$f" > "$f"; done' sh "$@"; } \
+		> /dev/null 2>&1 &
+}
+case_fifo()     { $gen golden t && fifo 0 1; echo 0 1; }
+# the writer fills CPU 1's FIFO first: opening CPU 0's first would wait
+# for a writer that waits for CPU 1's reader
+case_fifo_order() { $gen golden t && fifo 1 0; echo 0 1; }
+# - is standard input, a pipe here; its CPU comes from its records
+case_stdin()    { $gen golden t && mv t_0 t_stdin && fifo stdin; echo - t_1; }
+case_stdin_twice() { $gen golden t && cp t_0 stdin; echo - t_1 -; }
+# a FIFO whose writer writes nothing
+case_fifo_empty() {
+	$gen golden t && mkfifo e &&
+		{ timeout 20 sh -c ': > e' > /dev/null 2>&1 & }; echo t e; }
 case_badmeta()  { $gen badmeta t; echo t; }
 case_missing()  { $gen golden t; echo t_0 t_1 t_7; }
 case_empty()    { $gen golden t && : > t_2; echo t; }
@@ -114,6 +147,11 @@ case_keep_db()  {
 case_replace_output() { $gen golden t && echo old > lket.out; echo --event process.fork t; }
 # -q: nothing on standard error, lost flushes still exit 1
 case_quiet()    { $gen golden t; echo -q --event process.fork t; }
+# --version; a bad option is one line and a pointer to --help, named
+# lket-b2a whatever the path it was run by
+case_version()  { echo --version; }
+case_badopt()   { $gen golden t; echo --x t; }
+case_badopt_arg() { $gen golden t; echo t --pid; }
 case_report_stdout() { $gen latency t; echo -o - --report - --event syscall.entry --pid 5001 t; }
 
 # What a case wrote besides lket.out.
@@ -145,13 +183,16 @@ extras() {
 	ls | grep tmp- || true
 }
 
-cases=${*:-v4 v5 raw swapped stpd badmeta missing empty dup pcpu pcpu_order pcpu_lost garbage truncated truncated_raw junk
+cases=${*:-v4 v5 raw swapped stpd prefix_cpu prefix_ucpu prefix_first
+folder folder_cpu folder_two folder_none
+fifo fifo_order stdin stdin_twice fifo_empty badmeta missing empty dup pcpu pcpu_order pcpu_lost garbage truncated truncated_raw junk
 json csv json_default csv_default json_wall csv_rel strings json_strings csv_strings
 filter_pid filter_tid filter_comm filter_cpu filter_event filter_rel filter_wall filter_all filter_bad filter_to_edge
 sqlite sqlite_strings sqlite_exists sqlite_replace sqlite_stdout sqlite_device sqlite_unwritable
 report report_pid report_sqlite report_none report_backwards
 clash_input clash_link clash_hardlink clash_db clash_report clash_db_report
-keep_nosuch keep_db replace_output report_stdout quiet}
+keep_nosuch keep_db replace_output report_stdout quiet
+version badopt badopt_arg}
 pass=0 fail=0
 for c in $cases; do
 	for bin in lket-b2a asan/lket-b2a; do
@@ -162,8 +203,10 @@ for c in $cases; do
 			args=$(case_$c) || exit 1
 			out="-o lket.out"
 			[ -f default-output ] && out=
+			in=/dev/null
+			[ -e stdin ] && in=stdin
 			# shellcheck disable=SC2086
-			"$build/$bin" $out $args 2> stderr
+			timeout 20 "$build/$bin" $out $args < "$in" 2> stderr
 			status=$?
 			cat lket.out 2> /dev/null
 			extras

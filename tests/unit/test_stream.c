@@ -3,6 +3,8 @@
  * stream: framing and byte-order detection, records and their offsets,
  * records spanning flushes, garbage, truncation, empty and missing files.
  */
+#include <sys/stat.h>
+
 #include "unit.h"
 
 #include "../../b2a/stream.h"
@@ -308,7 +310,10 @@ static void test_spanning(void **state)
 	assert_int_equal(s.rec.seq_last, 5);
 	assert_int_equal(stream_next(&s), 0);
 	assert_int_equal(s.frames, 4);
-	assert_int_equal(log.n, 0);
+	/* C is earlier than D before it */
+	assert_int_equal(log.n, 1);
+	assert_diag(&log, 0, DIAG_DAMAGE, path, 120,
+		    "time goes back: 1 record (to offset 120) earlier than 0.000004000, the record at offset 64, by up to 1000 ns: left in file order, after it");
 	stream_close(&s);
 }
 
@@ -503,6 +508,88 @@ static void test_pdu_past_end(void **state)
 	stream_close(&s);
 }
 
+/*
+ * A flush larger than the smallest read window (300000 bytes) whose second
+ * record is damaged, then five good flushes: whatever the window, the
+ * damaged flush is skipped whole and the five survive.
+ */
+#define BIG_PDU		300000u
+
+static void convert_damaged_big(size_t window, uint64_t *ts, unsigned int *n,
+				struct diag_log *log, const char *path)
+{
+	struct stream s;
+
+	diag_log_init(log);
+	assert_int_equal(stream_open(&s, path, 0, window, &log->d), 0);
+	for (*n = 0; *n < 8 && stream_next(&s) == 1; (*n)++)
+		ts[*n] = s.rec.timestamp;
+	stream_close(&s);
+}
+
+static void test_resync_any_window(void **state)
+{
+	static const uint8_t head[] = { LE32(1), LE32(BIG_PDU), REC_A(LE) };
+	static const uint8_t tail[] = {
+		LE32(2), LE32(24), REC_B(LE), LE32(3), LE32(24), REC_B(LE),
+		LE32(4), LE32(24), REC_B(LE), LE32(5), LE32(24), REC_B(LE),
+		LE32(6), LE32(24), REC_B(LE),
+	};
+	size_t len = sizeof(head) + BIG_PDU - 32 + sizeof(tail);
+	uint8_t *file = calloc(1, len);
+	uint64_t small_ts[8], large_ts[8];
+	unsigned int small_n, large_n, i;
+	struct diag_log small_log, large_log;
+	char path[256];
+
+	(void)state;
+	assert_non_null(file);
+	memcpy(file, head, sizeof(head));
+	/* the rest of the flush: zeros, no record head */
+	memcpy(file + sizeof(head) + BIG_PDU - 32, tail, sizeof(tail));
+	unit_write(path, sizeof(path), "big_cpu0", file, len);
+	free(file);
+	convert_damaged_big(4096, small_ts, &small_n, &small_log, path);
+	convert_damaged_big(16u << 20, large_ts, &large_n, &large_log, path);
+	assert_int_equal(large_n, 6);
+	assert_int_equal(small_n, large_n);
+	for (i = 0; i < large_n; i++)
+		assert_int_equal(small_ts[i], large_ts[i]);
+	assert_int_equal(small_log.n, 1);
+	assert_int_equal(large_log.n, 1);
+	assert_diag(&small_log, 0, DIAG_DAMAGE, path, 40,
+		    "no record where one should start: 299968 bytes of flush 1 skipped");
+	assert_diag(&large_log, 0, DIAG_DAMAGE, path, 40,
+		    "no record where one should start: 299968 bytes of flush 1 skipped");
+}
+
+/* B goes back before C: reported once, merged by C's time, after C. */
+static void test_time_goes_back(void **state)
+{
+	static const uint8_t file[] = { REC_A(LE), REC_C(LE), REC_B(LE),
+					REC_D(LE) };
+	static const uint64_t key[] = { 1000, 3000, 3000, 4000 };
+	static const uint64_t ts[] = { 1000, 3000, 2000, 4000 };
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+	unsigned int i;
+
+	(void)state;
+	open_fixture(&s, path, sizeof(path), "back_cpu0", file, sizeof(file),
+		     &log);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(stream_next(&s), 1);
+		assert_int_equal(s.rec.timestamp, ts[i]);
+		assert_int_equal(s.rec.key, key[i]);
+	}
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 1);
+	assert_diag(&log, 0, DIAG_DAMAGE, path, 60,
+		    "time goes back: 1 record (to offset 60) earlier than 0.000003000, the record at offset 32, by up to 1000 ns: left in file order, after it");
+	stream_close(&s);
+}
+
 static void test_empty(void **state)
 {
 	struct diag_log log;
@@ -548,10 +635,38 @@ static void test_open_errors(void **state)
 	assert_int_equal(stream_open(&s, path, 0, 4096, &log.d), -ENOENT);
 	assert_int_equal(stream_open(&s, unit_dir, -1, 4096, &log.d),
 			 -EISDIR);
-	/* not a regular file: no records can be framed out of it */
+	/* a named device is a mistake (standard input may be one) */
 	assert_int_equal(stream_open(&s, "/dev/null", -1, 4096, &log.d),
 			 -EINVAL);
 	assert_int_equal(log.n, 0);
+}
+
+/* A FIFO is opened at once, with no writer yet, and read like a file. */
+static void test_fifo(void **state)
+{
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+	int fd;
+
+	(void)state;
+	diag_log_init(&log);
+	snprintf(path, sizeof(path), "%s/fifo_cpu0", unit_dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(stream_open(&s, path, 0, 4096, &log.d), 0);
+	fd = open(path, O_WRONLY | O_NONBLOCK);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, v4_le, sizeof(v4_le)), sizeof(v4_le));
+	close(fd);
+	expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 8, 1,
+		      true);
+	expect_record(&s, rec_b, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 40, 1,
+		      true);
+	expect_record(&s, rec_c, 3000, LKET_ID(102, 4, 5, 0), 28, 24, 72, 4,
+		      true);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 0);
+	stream_close(&s);
 }
 
 static void test_cpu_from_name(void **state)
@@ -582,9 +697,12 @@ int main(void)
 		cmocka_unit_test(test_garbage_at_start),
 		cmocka_unit_test(test_truncated_mid_record),
 		cmocka_unit_test(test_pdu_past_end),
+		cmocka_unit_test(test_resync_any_window),
+		cmocka_unit_test(test_time_goes_back),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_only_garbage),
 		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_fifo),
 		cmocka_unit_test(test_cpu_from_name),
 	};
 

@@ -9,6 +9,7 @@
 #ifndef LKET_DECODE_H
 #define LKET_DECODE_H
 
+#include "../runtime/lket_format.h"
 #include "meta.h"
 #include "stream.h"
 
@@ -29,6 +30,16 @@ struct event {
 	const uint8_t *raw;		/* bytes left undecoded */
 	uint32_t raw_len;
 };
+
+/*
+ * An integer at its field's own width, unsigned: what lket.out shows in hex
+ * (an INT32 flags word of 0x80000000 is not the sign-extended -2^31).
+ */
+static inline uint64_t value_unsigned(const struct value *v)
+{
+	return v->f->type == LKET_INT64 ? (uint64_t)v->i :
+	       (uint64_t)v->i & ((1ull << (8 * v->f->type)) - 1);
+}
 
 /*
  * Decode s's current record into ev.  Returns 0, or -EBADMSG if the record

@@ -535,6 +535,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	sqlite.diag = pg.diag = &rep.d;
 	/* a database alone writes no lket.out, unless asked for */
 	if (!format)
 		format = (sqlite.path || pg.conninfo) && !out_path ? "none" :

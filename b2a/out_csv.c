@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * out_csv.c - CSV (RFC 4180, LF line ends): a header row, then one row
- * per event (format in lket-b2a(1)):
+ * per event (format in lket-b2a(1)), every row seven cells:
  *
- *   time,cpu,tid,pid,comm,event,name,value,name,value,...
+ *   time,cpu,tid,pid,comm,event,fields
  *
- * Events of different kinds have different fields, so each field is a
- * name cell and a value cell: rows differ in length.  Cells are quoted
- * by outfmt_csv_cell() when they hold a comma, a quote or a line end.
+ * Events of different kinds have different fields, so they share one
+ * cell, "name=value name=value ..." (outfmt_fields()): any CSV reader gets
+ * every value, and the row's shape never depends on the event.  Cells are
+ * quoted by outfmt_csv_cell() when they must be.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,11 +20,13 @@
 #include "output.h"
 
 #define CSV_BUFFER	(1u << 20)
-#define CSV_HEADER	"time,cpu,tid,pid,comm,event,name,value\n"
+#define CSV_HEADER	"time,cpu,tid,pid,comm,event,fields\n"
 
 struct csv {
 	struct line_output lo;	/* first: the output is freed through it */
 	bool header_done;
+	char *cell;		/* a cell's text before it is quoted */
+	size_t cell_size;
 };
 
 static int csv_header(struct csv *c)
@@ -40,21 +43,35 @@ static int csv_header(struct csv *c)
 	return 0;
 }
 
+static int cell_room(struct csv *c, size_t n)
+{
+	char *bigger;
+
+	if (n <= c->cell_size)
+		return 0;
+	bigger = realloc(c->cell, n);
+	if (!bigger)
+		return -ENOMEM;
+	c->cell = bigger;
+	c->cell_size = n;
+	return 0;
+}
+
 static int csv_event(struct output *o, const struct event *ev,
 		     const struct proc *proc)
 {
 	struct csv *c = (struct csv *)o;
-	const struct value *v, *end = ev->v + ev->nvalues;
-	size_t room = 512 + 2 * PROC_COMM_LEN + 2 * (size_t)ev->rec->size +
-		      2 * (size_t)ev->raw_len;
-	char *p;
+	size_t fields = outfmt_fields_room(ev);
+	size_t room = 512 + 2 * 5 * PROC_COMM_LEN + 2 * fields;
+	char *p, *e;
 	int ret;
 
-	for (v = ev->v; v < end; v++)
-		room += 2 * (size_t)v->f->prefix_len + OUTBUF_NUM_MAX + 8;
 	if (room > (size_t)(c->lo.ob.end - c->lo.ob.buf))
 		return -E2BIG;
-	ret = csv_header(c);
+	ret = cell_room(c, fields > 5 * PROC_COMM_LEN ? fields :
+			5 * PROC_COMM_LEN);
+	if (!ret)
+		ret = csv_header(c);
 	if (!ret)
 		ret = outbuf_room(&c->lo.ob, room);
 	if (ret)
@@ -68,27 +85,15 @@ static int csv_event(struct output *o, const struct event *ev,
 	if (proc && proc->pid >= 0)
 		p = fmt_u64(p, (uint64_t)proc->pid);
 	*p++ = ',';
-	if (proc && proc->comm_len)
-		p = outfmt_csv_cell(p, proc->comm, proc->comm_len);
+	if (proc && proc->comm_len) {
+		e = fmt_utf8_escaped(c->cell, proc->comm, proc->comm_len, 0);
+		p = outfmt_csv_cell(p, c->cell, (size_t)(e - c->cell));
+	}
 	*p++ = ',';
 	p = outfmt_event_name(p, ev, c->lo.opt.ids, c->lo.opt.no_names);
-	for (v = ev->v; v < end; v++) {
-		*p++ = ',';
-		p = outfmt_csv_cell(p, v->f->name, strlen(v->f->name));
-		*p++ = ',';
-		if (v->f->type == LKET_STRING)
-			p = outfmt_csv_cell(p, v->s, v->slen);
-		else if (v->f->hex)
-			p = fmt_hex(p, v->f->type == LKET_INT64 ? (uint64_t)v->i :
-				    (uint64_t)v->i &
-				    ((1ull << (8 * v->f->type)) - 1));
-		else
-			p = fmt_i64(p, v->i);
-	}
-	if (ev->raw_len) {
-		p = put_lit(p, ",raw,");
-		p = fmt_hexdump(p, ev->raw, ev->raw_len);
-	}
+	*p++ = ',';
+	e = outfmt_fields(c->cell, ev);
+	p = outfmt_csv_cell(p, c->cell, (size_t)(e - c->cell));
 	*p++ = '\n';
 	c->lo.ob.p = p;
 	return 0;
@@ -109,14 +114,14 @@ static int csv_lost(struct output *o, const struct seq_gap *g)
 	*p++ = ',';
 	if (g->cpu >= 0)
 		p = fmt_u64(p, (uint64_t)g->cpu);
-	p = put_lit(p, ",,,,lket.lost,count,");
+	p = put_lit(p, ",,,,lket.lost,count=");
 	p = fmt_u64(p, (uint64_t)(g->last - g->first) + 1);
-	p = put_lit(p, ",first_seq,");
+	p = put_lit(p, " first_seq=");
 	p = fmt_u64(p, g->first);
-	p = put_lit(p, ",last_seq,");
+	p = put_lit(p, " last_seq=");
 	p = fmt_u64(p, g->last);
 	if (g->before_ts) {
-		p = put_lit(p, ",until,");
+		p = put_lit(p, " until=");
 		p = timefmt_put(&c->lo.time, p, g->before_ts);
 	}
 	*p++ = '\n';
@@ -124,8 +129,18 @@ static int csv_lost(struct output *o, const struct seq_gap *g)
 	return 0;
 }
 
+static void csv_free(struct output *o)
+{
+	free(((struct csv *)o)->cell);
+	line_output_free(o);
+}
+
 int output_csv_new(struct output **o, int fd, const struct text_options *opt)
 {
-	return line_output_new(o, sizeof(struct csv), fd, opt, CSV_BUFFER,
-			       csv_event, csv_lost);
+	int ret = line_output_new(o, sizeof(struct csv), fd, opt, CSV_BUFFER,
+				  csv_event, csv_lost);
+
+	if (!ret)
+		(*o)->free = csv_free;
+	return ret;
 }

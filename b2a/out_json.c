@@ -5,8 +5,10 @@
  *   {"ts":N,"time":"...","cpu":N,"tid":N,"pid":N,"comm":"...",
  *    "event":"...","fields":{"name":value,...}[,"raw":"hex"]}
  *
- * Field names and values come from the trace's metadata; strings are
- * escaped by outfmt_json_string(), which keeps the text valid UTF-8.
+ * Field names and values come from the trace's metadata; values as
+ * lket-b2a(1)'s VALUE REPRESENTATION says: strings escaped by
+ * outfmt_json_string() (valid UTF-8, no control character), hex fields
+ * as "0x..." strings, integers beyond 2^53 as strings.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,7 +29,7 @@ struct json {
 static char *put_time(struct json *j, char *p, uint64_t ts)
 {
 	p = put_lit(p, "\"ts\":");
-	p = fmt_u64(p, ts);
+	p = outfmt_json_uint(p, ts);
 	p = put_lit(p, ",\"time\":\"");
 	p = timefmt_put(&j->lo.time, p, ts);
 	*p++ = '"';
@@ -39,13 +41,13 @@ static int json_event(struct output *o, const struct event *ev,
 {
 	struct json *j = (struct json *)o;
 	const struct value *v, *end = ev->v + ev->nvalues;
-	size_t room = 512 + 6 * PROC_COMM_LEN + 6 * (size_t)ev->rec->size +
+	size_t room = 512 + 5 * PROC_COMM_LEN + 5 * (size_t)ev->rec->size +
 		      2 * (size_t)ev->raw_len;
 	char *p;
 	int ret;
 
 	for (v = ev->v; v < end; v++)
-		room += 6 * (size_t)v->f->prefix_len + OUTBUF_NUM_MAX + 8;
+		room += 5 * (size_t)v->f->prefix_len + OUTBUF_NUM_MAX + 8;
 	if (room > (size_t)(j->lo.ob.end - j->lo.ob.buf))
 		return -E2BIG;
 	ret = outbuf_room(&j->lo.ob, room);
@@ -86,12 +88,12 @@ static int json_event(struct output *o, const struct event *ev,
 			p = outfmt_json_string(p, v->s, v->slen);
 			*p++ = '"';
 		} else if (v->f->hex) {
-			/* unsigned at the field's width, as the text shows */
-			p = fmt_u64(p, v->f->type == LKET_INT64 ? (uint64_t)v->i :
-				    (uint64_t)v->i &
-				    ((1ull << (8 * v->f->type)) - 1));
+			/* the text's 0x... (addresses pass 2^53) */
+			*p++ = '"';
+			p = fmt_hex(p, value_unsigned(v));
+			*p++ = '"';
 		} else {
-			p = fmt_i64(p, v->i);
+			p = outfmt_json_int(p, v->i);
 		}
 	}
 	*p++ = '}';
@@ -131,7 +133,7 @@ static int json_lost(struct output *o, const struct seq_gap *g)
 	p = fmt_u64(p, g->last);
 	if (g->before_ts) {
 		p = put_lit(p, ",\"until_ts\":");
-		p = fmt_u64(p, g->before_ts);
+		p = outfmt_json_uint(p, g->before_ts);
 		p = put_lit(p, ",\"until\":\"");
 		p = timefmt_put(&j->lo.time, p, g->before_ts);
 		*p++ = '"';

@@ -6,8 +6,8 @@
  *
  * Rows are kept per table in COPY text format and sent when a table's
  * buffer fills (one COPY can run at a time, and events of all tables come
- * interleaved).  Strings that are not valid UTF-8 keep their text valid:
- * each byte that does not belong is stored as the four characters \xNN.
+ * interleaved), and all of them when PENDING_MAX bytes wait.  Strings
+ * and integers as sqlschema.h says, the same as in SQLite.
  */
 #include <errno.h>
 #include <libpq-fe.h>
@@ -17,14 +17,20 @@
 
 #include "../runtime/lket_format.h"
 #include "outbuf.h"
+#include "outfmt.h"
 #include "output.h"
 #include "report.h"
 #include "sqlschema.h"
 
 #define COPY_FLUSH	(1u << 20)
+/* rows waiting in all tables' buffers: memory does not grow with the
+ * number of tables either */
+#define PENDING_MAX	(16u << 20)
 
 static const struct sql_types pg_types = {
-	.int64 = "BIGINT", .bytes = "BYTEA"
+	.int64 = "BIGINT", .bytes = "BYTEA", .boolean = "BOOLEAN",
+	/* to_hex() shows a negative bigint's 64 bits */
+	.hex_pre = "'0x' || to_hex(", .hex_post = ")",
 };
 
 struct pgbuf {
@@ -36,17 +42,20 @@ struct pgbuf {
 struct pgtab {
 	struct sql_table t;
 	struct pgbuf b;
-	const char *event;
 };
 
 struct pg {
 	struct output o;
 	struct pg_options *opt;
 	PGconn *conn;
+	struct sql_schema schema;
+	char label[SQL_NAME_MAX + 32];	/* for notes */
 	struct pgtab **by_id;
 	struct pgtab **list;
 	size_t ntabs;
+	struct pgtab other;		/* by_id of events in other_events */
 	struct pgbuf unknown, procs, lost;
+	size_t pending;			/* bytes in the tables' buffers */
 	uint64_t events, last_ts, nlost;
 	bool in_tx;
 };
@@ -139,9 +148,31 @@ static int send_rows(struct pg *p, struct pgbuf *b)
 	return ret;
 }
 
-static int row_end(struct pg *p, struct pgbuf *b)
+static int send_all(struct pg *p)
+{
+	size_t i;
+	int ret;
+
+	ret = send_rows(p, &p->unknown);
+	if (!ret)
+		ret = send_rows(p, &p->procs);
+	if (!ret)
+		ret = send_rows(p, &p->lost);
+	if (!ret)
+		ret = send_rows(p, &p->other.b);
+	for (i = 0; !ret && i < p->ntabs; i++)
+		ret = send_rows(p, &p->list[i]->b);
+	p->pending = 0;
+	return ret;
+}
+
+/* row: its first byte in b */
+static int row_end(struct pg *p, struct pgbuf *b, size_t row)
 {
 	b->buf[b->len - 1] = '\n';	/* the last tab */
+	p->pending += b->len - row;
+	if (p->pending >= PENDING_MAX)
+		return send_all(p);
 	return b->len >= COPY_FLUSH ? send_rows(p, b) : 0;
 }
 
@@ -157,46 +188,26 @@ static void put_i64(struct pgbuf *b, int64_t v)
 	b->buf[b->len++] = '\t';
 }
 
-/* A string for COPY text format; room: 5 bytes per byte, + 1. */
+/* A string as the databases hold it, for COPY text format; room: 5 bytes
+ * per byte, + 1. */
 static void put_text(struct pgbuf *b, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *u = (const unsigned char *)s;
+	char *o = fmt_utf8_escaped(b->buf + b->len, s, n, ESC_COPY);
+
+	*o++ = '\t';
+	b->len = (size_t)(o - b->buf);
+}
+
+/* Text from..end (in b's own buffer, at or after its end) for COPY:
+ * backslashes doubled. */
+static void put_copy(struct pgbuf *b, const char *from, const char *end)
+{
 	char *o = b->buf + b->len;
-	size_t i = 0, k, len;
 
-	while (i < n) {
-		unsigned char c = u[i];
-
-		if (c == '\\' || c == '\n' || c == '\r' || c == '\t') {
+	for (; from < end; from++) {
+		if (*from == '\\')
 			*o++ = '\\';
-			*o++ = c == '\\' ? '\\' : c == '\n' ? 'n' :
-			       c == '\r' ? 'r' : 't';
-			i++;
-			continue;
-		}
-		if (c && c < 0x80) {
-			*o++ = (char)c;
-			i++;
-			continue;
-		}
-		len = c >= 0xc2 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3 :
-		      c >= 0xf0 && c < 0xf5 ? 4 : 0;
-		for (k = 1; len && k < len; k++)
-			if (i + k >= n || (u[i + k] & 0xc0) != 0x80)
-				len = 0;
-		if (len) {
-			memcpy(o, u + i, len);
-			o += len;
-			i += len;
-			continue;
-		}
-		/* \\xNN in COPY text is the four characters \xNN */
-		memcpy(o, "\\\\x", 3);
-		o[3] = hex[c >> 4];
-		o[4] = hex[c & 15];
-		o += 5;
-		i++;
+		*o++ = *from;
 	}
 	*o++ = '\t';
 	b->len = (size_t)(o - b->buf);
@@ -234,46 +245,36 @@ static void put_common(struct pgbuf *b, const struct event *ev,
 
 static int table_for(struct pg *p, const struct event *ev, struct pgtab **out)
 {
+	size_t id = (ev->group & 0xff) << 8 | (ev->hook & 0xff);
 	struct pgtab *t = calloc(1, sizeof(*t)), **bigger;
-	char *sql = NULL;
-	unsigned int i;
+	char *sql;
 	int ret;
 
-	if (!t)
-		return -ENOMEM;
-	ret = sql_table_init(&t->t, ev->meta);
-	if (ret)
-		goto err;
-	t->event = ev->meta->name;
-	sql = malloc(sql_text_size(&t->t));
 	bigger = realloc(p->list, (p->ntabs + 1) * sizeof(*bigger));
 	if (bigger)
 		p->list = bigger;
-	if (!sql || !bigger) {
-		ret = -ENOMEM;
-		goto err;
+	if (!t || !bigger) {
+		free(t);
+		return -ENOMEM;
 	}
-	/* two events may make one name: the second gets its IDs added */
-	for (i = 0; i < p->ntabs; i++)
-		if (!strcmp(p->list[i]->t.name, t->t.name)) {
-			sql_table_rename(&t->t, ev->group, ev->hook);
-			break;
-		}
-	sql_create_table(sql, &t->t, ev->meta, &pg_types);
-	ret = exec(p, sql);
-	if (ret)
-		goto err;
-	strcpy(t->b.name, t->t.name);
+	ret = sql_table_init(&p->schema, &t->t, ev->meta, ev->group, ev->hook);
+	if (ret) {
+		free(t);
+		if (ret < 0)
+			return ret;
+		p->by_id[id] = *out = &p->other;
+		return 0;
+	}
+	/* listed first: freed with the output whatever happens next */
 	p->list[p->ntabs++] = t;
-	p->by_id[(ev->group & 0xff) << 8 | (ev->hook & 0xff)] = t;
+	strcpy(t->b.name, t->t.name);
+	sql = sql_create_table(&p->schema, &t->t);
+	ret = sql ? exec(p, sql) : -ENOMEM;
 	free(sql);
-	*out = t;
+	if (ret)
+		return ret;
+	p->by_id[id] = *out = t;
 	return 0;
-err:
-	free(sql);
-	sql_table_free(&t->t);
-	free(t);
-	return ret;
 }
 
 static int pg_event(struct output *o, const struct event *ev,
@@ -285,6 +286,8 @@ static int pg_event(struct output *o, const struct event *ev,
 	struct pgtab *t;
 	struct pgbuf *b;
 	const char *name;
+	size_t row;
+	char *e;
 	int ret;
 
 	p->events++;
@@ -295,6 +298,7 @@ static int pg_event(struct output *o, const struct event *ev,
 		if (room(b, 256 + 5 * PROC_COMM_LEN + 2 * ev->rec->size +
 			 5 * 300))
 			return -ENOMEM;
+		row = b->len;
 		put_common(b, ev, proc);
 		put_i64(b, ev->group);
 		put_i64(b, ev->hook);
@@ -306,7 +310,7 @@ static int pg_event(struct output *o, const struct event *ev,
 			put_null(b);
 		put_bytea(b, ev->rec->data + LKET_RECORD_HEAD_SIZE,
 			  ev->rec->size - LKET_RECORD_HEAD_SIZE);
-		return row_end(p, b);
+		return row_end(p, b, row);
 	}
 	t = p->by_id[(ev->group & 0xff) << 8 | (ev->hook & 0xff)];
 	if (!t)
@@ -314,10 +318,22 @@ static int pg_event(struct output *o, const struct event *ev,
 	if (ret)
 		return ret;
 	b = &t->b;
+	/* other_events: the fields' text, its backslashes doubled */
 	if (room(b, 256 + 5 * PROC_COMM_LEN + 5 * (size_t)ev->rec->size +
-		 (t->t.ncols + 1) * (OUTBUF_NUM_MAX + 4) + 2 * ev->raw_len))
+		 (t->t.ncols + 1) * (OUTBUF_NUM_MAX + 4) + 2 * ev->raw_len +
+		 (t == &p->other ? 2 * outfmt_fields_room(ev) + 5 * 256 : 0)))
 		return -ENOMEM;
+	row = b->len;
 	put_common(b, ev, proc);
+	if (t == &p->other) {
+		put_text(b, ev->meta->name, strlen(ev->meta->name));
+		put_i64(b, ev->group);
+		put_i64(b, ev->hook);
+		/* written once, then copied over itself with '\' doubled */
+		e = outfmt_fields(b->buf + b->len + outfmt_fields_room(ev), ev);
+		put_copy(b, b->buf + b->len + outfmt_fields_room(ev), e);
+		return row_end(p, b, row);
+	}
 	for (col = 0; col < t->t.ncols; col++) {
 		i = col < ev->meta->sys.n ? col :
 		    ev->nsys + (col - ev->meta->sys.n);
@@ -330,19 +346,20 @@ static int pg_event(struct output *o, const struct event *ev,
 		if (v->f->type == LKET_STRING)
 			put_text(b, v->s, v->slen);
 		else
-			put_i64(b, v->i);
+			put_i64(b, sql_int(v));
 	}
 	if (ev->raw_len)
 		put_bytea(b, ev->raw, ev->raw_len);
 	else
 		put_null(b);
-	return row_end(p, b);
+	return row_end(p, b, row);
 }
 
 static int pg_lost(struct output *o, const struct seq_gap *g)
 {
 	struct pg *p = (struct pg *)o;
 	struct pgbuf *b = &p->lost;
+	size_t row = b->len;
 
 	p->nlost += (uint64_t)(g->last - g->first) + 1;
 	if (room(b, 256))
@@ -355,7 +372,7 @@ static int pg_lost(struct output *o, const struct seq_gap *g)
 	put_i64(b, (int64_t)(g->last - g->first) + 1);
 	put_i64(b, g->first);
 	put_i64(b, g->last);
-	return row_end(p, b);
+	return row_end(p, b, row);
 }
 
 static int pg_process(struct output *o, uint64_t ts, const struct proc *pr,
@@ -363,6 +380,7 @@ static int pg_process(struct output *o, uint64_t ts, const struct proc *pr,
 {
 	struct pg *p = (struct pg *)o;
 	struct pgbuf *b = &p->procs;
+	size_t row = b->len;
 
 	if (room(b, 256 + 5 * PROC_COMM_LEN + 5 * strlen(event)))
 		return -ENOMEM;
@@ -381,7 +399,7 @@ static int pg_process(struct output *o, uint64_t ts, const struct proc *pr,
 	else
 		put_null(b);
 	put_text(b, event, strlen(event));
-	return row_end(p, b);
+	return row_end(p, b, row);
 }
 
 static int pg_report(struct output *o, const struct report *r)
@@ -389,19 +407,20 @@ static int pg_report(struct output *o, const struct report *r)
 	struct pg *p = (struct pg *)o;
 	struct pgbuf lat = { .name = "latency" }, hist = { .name = "latency_histogram" };
 	const struct latency *l;
-	size_t i;
+	size_t i, row;
 	int b, ret;
+	char *sql = sql_create_report(&p->schema);
 
-	ret = exec(p, "CREATE TABLE latency (scope TEXT, what TEXT, pid INTEGER, comm TEXT, count BIGINT, total_ns BIGINT, min_ns BIGINT, mean_ns BIGINT, p50_ns BIGINT, p90_ns BIGINT, p99_ns BIGINT, max_ns BIGINT, unmatched_begin BIGINT, unmatched_end BIGINT);"
-		   "CREATE TABLE latency_histogram (scope TEXT, what TEXT, pid INTEGER, bucket_ns BIGINT, count BIGINT);"
-		   "CREATE VIEW latency_by_event AS SELECT what, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns, unmatched_begin, unmatched_end FROM latency WHERE scope = 'event';"
-		   "CREATE VIEW latency_by_process AS SELECT what, pid, comm, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns FROM latency WHERE scope = 'process'");
+	ret = sql ? exec(p, sql) : -ENOMEM;
+	free(sql);
 	for (i = 0; !ret && i < report_count(r); i++) {
 		l = report_get(r, i);
-		if (room(&lat, 2048) || room(&hist, 64 * 1400)) {
+		if (room(&lat, 2048 + 5 * strlen(l->what)) ||
+		    room(&hist, 64 * (1400 + 5 * strlen(l->what)))) {
 			ret = -ENOMEM;
 			break;
 		}
+		row = lat.len;
 		put_text(&lat, l->per_process ? "process" : "event",
 			 l->per_process ? 7 : 5);
 		put_text(&lat, l->what, strlen(l->what));
@@ -423,10 +442,11 @@ static int pg_report(struct output *o, const struct report *r)
 		put_i64(&lat, (int64_t)l->max);
 		put_i64(&lat, (int64_t)l->unmatched_begin);
 		put_i64(&lat, (int64_t)l->unmatched_end);
-		ret = row_end(p, &lat);
+		ret = row_end(p, &lat, row);
 		for (b = 0; !ret && b < REPORT_BUCKETS; b++) {
 			if (!l->hist[b])
 				continue;
+			row = hist.len;
 			put_text(&hist, l->per_process ? "process" : "event",
 				 l->per_process ? 7 : 5);
 			put_text(&hist, l->what, strlen(l->what));
@@ -437,7 +457,7 @@ static int pg_report(struct output *o, const struct report *r)
 			/* bucket 63: negative latencies, INT64_MIN */
 			put_i64(&hist, b ? (int64_t)(1ull << b) : 0);
 			put_i64(&hist, (int64_t)l->hist[b]);
-			ret = row_end(p, &hist);
+			ret = row_end(p, &hist, row);
 		}
 	}
 	if (!ret)
@@ -455,16 +475,10 @@ static int pg_finish(struct output *o)
 	const struct trace_info *info = o->trace;
 	struct pgbuf b = { .name = "trace" };
 	size_t i, n = 0;
-	char *sql = NULL, *q;
+	char *sql;
 	int ret;
 
-	ret = send_rows(p, &p->unknown);
-	if (!ret)
-		ret = send_rows(p, &p->procs);
-	if (!ret)
-		ret = send_rows(p, &p->lost);
-	for (i = 0; !ret && i < p->ntabs; i++)
-		ret = send_rows(p, &p->list[i]->b);
+	ret = send_all(p);
 	for (i = 0; i < info->nfiles; i++)
 		n += strlen(info->files[i]) + 1;
 	if (!ret && room(&b, 1024 + 5 * n))
@@ -478,7 +492,7 @@ static int pg_finish(struct output *o)
 		put_i64(&b, (int64_t)p->last_ts);
 		put_i64(&b, (int64_t)p->events);
 		put_i64(&b, (int64_t)p->nlost);
-		q = b.buf + b.len;
+		/* the files, one a line: \n in COPY text */
 		for (i = 0; i < info->nfiles; i++) {
 			put_text(&b, info->files[i], strlen(info->files[i]));
 			b.buf[b.len - 1] = '\\';
@@ -486,46 +500,15 @@ static int pg_finish(struct output *o)
 		}
 		if (info->nfiles)
 			b.len -= 2;
-		else
-			(void)q;
 		b.buf[b.len++] = '\n';
 		ret = send_rows(p, &b);
 	}
 	free(b.buf);
-	n = 4096;
-	for (i = 0; i < p->ntabs; i++)
-		n += 8 * SQL_NAME_MAX + 256;
-	sql = ret ? NULL : malloc(n);
-	if (!ret && !sql)
-		ret = -ENOMEM;
 	if (!ret) {
-		q = sql + sprintf(sql, "CREATE VIEW events AS ");
-		for (i = 0; i < p->ntabs; i++) {
-			const char *e;
-
-			q += sprintf(q, "SELECT time, cpu, tid, pid, comm, TEXT '");
-			for (e = p->list[i]->event; *e && e - p->list[i]->event < 250; e++) {
-				if (*e == '\'')
-					*q++ = '\'';
-				*q++ = *e;
-			}
-			q += sprintf(q, "' AS event FROM ");
-			q = sql_ident(q, p->list[i]->t.name);
-			q += sprintf(q, " UNION ALL ");
-		}
-		q += sprintf(q, "SELECT time, cpu, tid, pid, comm, coalesce(name, 'unknown') FROM unknown_events UNION ALL SELECT time, NULL, NULL, NULL, NULL, 'lket.lost' FROM lost;"
-			     "CREATE INDEX ON processes(tid);"
-			     "CREATE INDEX ON unknown_events(time);");
-		for (i = 0; i < p->ntabs; i++) {
-			q += sprintf(q, "CREATE INDEX ON ");
-			q = sql_ident(q, p->list[i]->t.name);
-			q += sprintf(q, "(time); CREATE INDEX ON ");
-			q = sql_ident(q, p->list[i]->t.name);
-			q += sprintf(q, "(tid);");
-		}
-		ret = exec(p, sql);
+		sql = sql_create_end(&p->schema);
+		ret = sql ? exec(p, sql) : -ENOMEM;
+		free(sql);
 	}
-	free(sql);
 	if (!ret)
 		ret = exec(p, "COMMIT");
 	if (!ret)
@@ -549,6 +532,8 @@ static void pg_free(struct output *o)
 	free(p->unknown.buf);
 	free(p->procs.buf);
 	free(p->lost.buf);
+	free(p->other.b.buf);
+	sql_schema_free(&p->schema);
 	free(p->list);
 	free(p->by_id);
 	free(p);
@@ -575,6 +560,10 @@ int output_pg_new(struct output **o, struct pg_options *opt)
 	strcpy(p->unknown.name, "unknown_events");
 	strcpy(p->procs.name, "processes");
 	strcpy(p->lost.name, "lost");
+	strcpy(p->other.b.name, "other_events");
+	snprintf(p->label, sizeof(p->label), "PostgreSQL schema %.*s",
+		 SQL_NAME_MAX, opt->schema);
+	sql_schema_init(&p->schema, &pg_types, opt->diag, p->label);
 	p->by_id = calloc(256 * 256, sizeof(*p->by_id));
 	if (!p->by_id || strlen(opt->schema) >= SQL_NAME_MAX) {
 		ret = p->by_id ? -ENAMETOOLONG : -ENOMEM;
@@ -622,11 +611,12 @@ int output_pg_new(struct output **o, struct pg_options *opt)
 	q += sprintf(q, "; SET LOCAL search_path TO ");
 	sql_ident(q, opt->schema);
 	ret = exec(p, sql);
-	if (!ret)
-		ret = exec(p, "CREATE TABLE trace (header BOOLEAN, clock TEXT, kernel TEXT, wall_offset BIGINT, first_time BIGINT, last_time BIGINT, events BIGINT, lost BIGINT, files TEXT);"
-			   "CREATE TABLE processes (time BIGINT, tid BIGINT, pid INTEGER, ppid INTEGER, comm TEXT, event TEXT);"
-			   "CREATE TABLE lost (time BIGINT, until BIGINT, count BIGINT, first_seq BIGINT, last_seq BIGINT);"
-			   "CREATE TABLE unknown_events (time BIGINT NOT NULL, cpu INTEGER, tid BIGINT, pid INTEGER, comm TEXT, grp INTEGER, hook INTEGER, name TEXT, raw BYTEA)");
+	if (!ret) {
+		char *base = sql_create_base(&p->schema);
+
+		ret = base ? exec(p, base) : -ENOMEM;
+		free(base);
+	}
 	if (ret)
 		goto err;
 	*o = &p->o;

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * out_sqlite.c - an SQLite database (schema in sqlschema.h and
- * lket-b2a(1)): a table per event, processes, lost, trace, the view
- * events, and with a report, latency and latency_histogram.
+ * out_sqlite.c - an SQLite database (schema and values in sqlschema.h and
+ * lket-b2a(1)): a table per event, processes, lost, trace, other_events,
+ * the view events, and with a report, latency and latency_histogram.
  *
  * Written to the caller's temporary file (tmpfile.h) with the journal
  * off, in transactions of ROWS_PER_TX rows through one prepared statement
- * per table; indexes are made at the end.  The caller puts the file in
- * place: a conversion that fails leaves no database, and never a
- * half-written one.
+ * per table, with a page cache of CACHE_KIB; indexes are made at the end,
+ * sorting through temporary files.  Memory stays flat whatever the size of
+ * the trace.  The caller puts the file in place: a conversion that fails
+ * leaves no database, and never a half-written one.
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -18,30 +19,38 @@
 #include <sys/stat.h>
 
 #include "../runtime/lket_format.h"
+#include "outbuf.h"
+#include "outfmt.h"
 #include "output.h"
 #include "report.h"
 #include "sqlschema.h"
 
 static const struct sql_types sqlite_types = {
-	.int64 = "INTEGER", .bytes = "BLOB"
+	.int64 = "INTEGER", .bytes = "BLOB", .boolean = "INTEGER",
+	/* printf's %x shows a negative integer's 64 bits */
+	.hex_pre = "printf('0x%x', ", .hex_post = ")",
 };
 
-#define ROWS_PER_TX	(1u << 20)
+#define ROWS_PER_TX	(1u << 16)
+#define CACHE_KIB	16384
 
 struct sqtab {
 	struct sql_table t;
 	sqlite3_stmt *ins;
-	const char *event;	/* the event's name */
 };
 
 struct sq {
 	struct output o;
 	struct sqlite_options *opt;
 	sqlite3 *db;
+	struct sql_schema schema;
 	struct sqtab **by_id;		/* group << 8 | hook */
 	struct sqtab **list;
 	size_t ntabs;
+	struct sqtab other;		/* by_id of events in other_events */
 	sqlite3_stmt *ins_unknown, *ins_proc, *ins_lost;
+	char *scratch;			/* a row's strings, escaped */
+	size_t scratch_size;
 	uint64_t rows, events, last_ts, lost;
 };
 
@@ -99,36 +108,38 @@ static int table_for(struct sq *s, const struct event *ev, struct sqtab **out)
 {
 	size_t id = (ev->group & 0xff) << 8 | (ev->hook & 0xff);
 	struct sqtab *t, **bigger;
-	char *sql, *p;
+	char *sql = NULL, *p;
 	unsigned int i;
-	int ret, tries;
+	int ret;
 
 	t = calloc(1, sizeof(*t));
-	if (!t)
+	bigger = realloc(s->list, (s->ntabs + 1) * sizeof(*bigger));
+	if (bigger)
+		s->list = bigger;
+	if (!t || !bigger) {
+		free(t);
 		return -ENOMEM;
-	ret = sql_table_init(&t->t, ev->meta);
+	}
+	ret = sql_table_init(&s->schema, &t->t, ev->meta, ev->group, ev->hook);
 	if (ret) {
 		free(t);
+		if (ret < 0)
+			return ret;
+		s->by_id[id] = *out = &s->other;
+		return 0;
+	}
+	/* listed first: freed with the output whatever happens next */
+	s->list[s->ntabs++] = t;
+	sql = sql_create_table(&s->schema, &t->t);
+	if (!sql)
+		return -ENOMEM;
+	ret = exec(s, sql);
+	free(sql);
+	if (ret)
 		return ret;
-	}
-	t->event = ev->meta->name;
-	sql = malloc(sql_text_size(&t->t));
-	if (!sql) {
-		ret = -ENOMEM;
-		goto err;
-	}
-	/* two events may make one name: the second gets its IDs added */
-	for (tries = 0; tries < 2; tries++) {
-		if (tries)
-			sql_table_rename(&t->t, ev->group, ev->hook);
-		sql_create_table(sql, &t->t, ev->meta, &sqlite_types);
-		if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK)
-			break;
-	}
-	if (tries == 2) {
-		ret = fail(s, sqlite3_errcode(s->db));
-		goto err;
-	}
+	sql = malloc(2 * SQL_NAME_MAX + 32 + 2 * (SQL_COMMON + t->t.ncols + 1));
+	if (!sql)
+		return -ENOMEM;
 	p = sql + sprintf(sql, "INSERT INTO ");
 	p = sql_ident(p, t->t.name);
 	p += sprintf(p, " VALUES (?");
@@ -136,29 +147,40 @@ static int table_for(struct sq *s, const struct event *ev, struct sqtab **out)
 		p += sprintf(p, ",?");
 	sprintf(p, ")");
 	ret = prepare(s, sql, &t->ins);
+	free(sql);
 	if (ret)
-		goto err;
-	bigger = realloc(s->list, (s->ntabs + 1) * sizeof(*bigger));
-	if (!bigger) {
-		ret = -ENOMEM;
-		goto err;
-	}
-	s->list = bigger;
-	s->list[s->ntabs++] = t;
-	s->by_id[id] = t;
-	free(sql);
-	*out = t;
+		return ret;
+	s->by_id[id] = *out = t;
 	return 0;
-err:
-	free(sql);
-	sqlite3_finalize(t->ins);
-	sql_table_free(&t->t);
-	free(t);
-	return ret;
+}
+
+/* Room for a row's escaped strings: n bytes. */
+static int scratch_room(struct sq *s, size_t n)
+{
+	char *bigger;
+
+	if (n <= s->scratch_size)
+		return 0;
+	bigger = realloc(s->scratch, n);
+	if (!bigger)
+		return -ENOMEM;
+	s->scratch = bigger;
+	s->scratch_size = n;
+	return 0;
+}
+
+/* Bind str as the databases hold strings, escaped at *at (scratch). */
+static void bind_text(sqlite3_stmt *st, int col, const char *str, size_t len,
+		      char **at)
+{
+	char *e = fmt_utf8_escaped(*at, str, len, 0);
+
+	sqlite3_bind_text(st, col, *at, (int)(e - *at), SQLITE_STATIC);
+	*at = e;
 }
 
 static void bind_common(sqlite3_stmt *st, const struct event *ev,
-			const struct proc *proc)
+			const struct proc *proc, char **at)
 {
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)ev->rec->timestamp);
 	sqlite3_bind_int(st, 2, (int)ev->cpu);
@@ -168,8 +190,7 @@ static void bind_common(sqlite3_stmt *st, const struct event *ev,
 	else
 		sqlite3_bind_null(st, 4);
 	if (proc && proc->comm_len)
-		sqlite3_bind_text(st, 5, proc->comm, proc->comm_len,
-				  SQLITE_STATIC);
+		bind_text(st, 5, proc->comm, proc->comm_len, at);
 	else
 		sqlite3_bind_null(st, 5);
 }
@@ -183,13 +204,19 @@ static int sq_event(struct output *o, const struct event *ev,
 	sqlite3_stmt *st;
 	unsigned int i, col;
 	const char *name;
+	char *at, *e;
 	int ret;
 
 	s->events++;
 	s->last_ts = ev->rec->timestamp;
+	ret = scratch_room(s, 4 * PROC_COMM_LEN + 5 * (size_t)ev->rec->size +
+			   outfmt_fields_room(ev) + 1024);
+	if (ret)
+		return ret;
+	at = s->scratch;
 	if (!ev->meta || !ev->meta->named || !ev->meta->sys.defined) {
 		st = s->ins_unknown;
-		bind_common(st, ev, proc);
+		bind_common(st, ev, proc, &at);
 		sqlite3_bind_int(st, 6, (int)ev->group);
 		sqlite3_bind_int(st, 7, (int)ev->hook);
 		name = ev->meta && ev->meta->named ? ev->meta->name :
@@ -210,19 +237,28 @@ static int sq_event(struct output *o, const struct event *ev,
 			return ret;
 	}
 	st = t->ins;
-	bind_common(st, ev, proc);
+	bind_common(st, ev, proc, &at);
+	if (t == &s->other) {
+		sqlite3_bind_text(st, 6, ev->meta->name, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 7, (int)ev->group);
+		sqlite3_bind_int(st, 8, (int)ev->hook);
+		e = outfmt_fields(at, ev);
+		sqlite3_bind_text(st, 9, at, (int)(e - at), SQLITE_STATIC);
+		return step(s, st);
+	}
 	for (i = 0; i < t->t.ncols; i++)
 		sqlite3_bind_null(st, SQL_COMMON + 1 + (int)i);
 	for (i = 0; i < ev->nvalues; i++) {
 		v = &ev->v[i];
-		col = i < ev->nsys ? i : ev->meta->sys.n + (i - ev->nsys);
-		if (col >= t->t.ncols)
+		col = sql_column(&t->t, ev, i);
+		if (col == t->t.ncols)
 			continue;
 		if (v->f->type == LKET_STRING)
-			sqlite3_bind_text(st, SQL_COMMON + 1 + (int)col, v->s,
-					  (int)v->slen, SQLITE_STATIC);
+			bind_text(st, SQL_COMMON + 1 + (int)col, v->s, v->slen,
+				  &at);
 		else
-			sqlite3_bind_int64(st, SQL_COMMON + 1 + (int)col, v->i);
+			sqlite3_bind_int64(st, SQL_COMMON + 1 + (int)col,
+					   sql_int(v));
 	}
 	if (ev->raw_len)
 		sqlite3_bind_blob(st, SQL_COMMON + 1 + (int)t->t.ncols, ev->raw,
@@ -254,7 +290,13 @@ static int sq_process(struct output *o, uint64_t ts, const struct proc *p,
 {
 	struct sq *s = (struct sq *)o;
 	sqlite3_stmt *st = s->ins_proc;
+	char *at;
+	int ret;
 
+	ret = scratch_room(s, 4 * (PROC_COMM_LEN + strlen(event)) + 16);
+	if (ret)
+		return ret;
+	at = s->scratch;
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)ts);
 	sqlite3_bind_int64(st, 2, p->tid);
 	if (p->pid >= 0)
@@ -266,10 +308,10 @@ static int sq_process(struct output *o, uint64_t ts, const struct proc *p,
 	else
 		sqlite3_bind_null(st, 4);
 	if (p->comm_len)
-		sqlite3_bind_text(st, 5, p->comm, p->comm_len, SQLITE_STATIC);
+		bind_text(st, 5, p->comm, p->comm_len, &at);
 	else
 		sqlite3_bind_null(st, 5);
-	sqlite3_bind_text(st, 6, event, -1, SQLITE_STATIC);
+	bind_text(st, 6, event, strlen(event), &at);
 	return step(s, st);
 }
 
@@ -281,25 +323,29 @@ static int sq_report(struct output *o, const struct report *r)
 	size_t i;
 	int b, ret;
 
-	ret = exec(s, "CREATE TABLE latency (scope TEXT, what TEXT, pid INTEGER, comm TEXT, count INTEGER, total_ns INTEGER, min_ns INTEGER, mean_ns INTEGER, p50_ns INTEGER, p90_ns INTEGER, p99_ns INTEGER, max_ns INTEGER, unmatched_begin INTEGER, unmatched_end INTEGER);"
-		   "CREATE TABLE latency_histogram (scope TEXT, what TEXT, pid INTEGER, bucket_ns INTEGER, count INTEGER);"
-		   "CREATE VIEW latency_by_event AS SELECT what, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns, unmatched_begin, unmatched_end FROM latency WHERE scope = 'event';"
-		   "CREATE VIEW latency_by_process AS SELECT what, pid, comm, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns FROM latency WHERE scope = 'process'");
+	char *sql = sql_create_report(&s->schema), *at;
+
+	ret = sql ? exec(s, sql) : -ENOMEM;
+	free(sql);
 	if (!ret)
 		ret = prepare(s, "INSERT INTO latency VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &lat);
 	if (!ret)
 		ret = prepare(s, "INSERT INTO latency_histogram VALUES (?,?,?,?,?)", &hist);
 	for (i = 0; !ret && i < report_count(r); i++) {
 		l = report_get(r, i);
+		ret = scratch_room(s, 8 * (strlen(l->what) + sizeof(l->comm)));
+		if (ret)
+			break;
+		at = s->scratch;
 		sqlite3_bind_text(lat, 1, l->per_process ? "process" : "event",
 				  -1, SQLITE_STATIC);
-		sqlite3_bind_text(lat, 2, l->what, -1, SQLITE_STATIC);
+		bind_text(lat, 2, l->what, strlen(l->what), &at);
 		if (l->per_process && l->pid >= 0)
 			sqlite3_bind_int(lat, 3, l->pid);
 		else
 			sqlite3_bind_null(lat, 3);
 		if (l->per_process && l->comm[0])
-			sqlite3_bind_text(lat, 4, l->comm, -1, SQLITE_STATIC);
+			bind_text(lat, 4, l->comm, strlen(l->comm), &at);
 		else
 			sqlite3_bind_null(lat, 4);
 		sqlite3_bind_int64(lat, 5, (sqlite3_int64)l->count);
@@ -318,7 +364,7 @@ static int sq_report(struct output *o, const struct report *r)
 				continue;
 			sqlite3_bind_text(hist, 1, l->per_process ? "process" :
 					  "event", -1, SQLITE_STATIC);
-			sqlite3_bind_text(hist, 2, l->what, -1, SQLITE_STATIC);
+			bind_text(hist, 2, l->what, strlen(l->what), &at);
 			if (l->per_process && l->pid >= 0)
 				sqlite3_bind_int(hist, 3, l->pid);
 			else
@@ -336,95 +382,48 @@ static int sq_report(struct output *o, const struct report *r)
 	return ret;
 }
 
-/* Append to a growing SQL text. */
-static int sql_cat(char **sql, size_t *len, size_t *cap, const char *s)
-{
-	size_t n = strlen(s);
-	char *bigger;
-
-	if (*len + n + 1 > *cap) {
-		*cap = 2 * (*len + n + 1);
-		bigger = realloc(*sql, *cap);
-		if (!bigger)
-			return -ENOMEM;
-		*sql = bigger;
-	}
-	memcpy(*sql + *len, s, n + 1);
-	*len += n;
-	return 0;
-}
-
-/* The trace row, the events view, the indexes. */
+/* The trace row; the events view, the NAME_hex views, the indexes. */
 static int sq_schema_end(struct sq *s)
 {
 	const struct trace_info *info = s->o.trace;
-	char *sql = NULL, part[4 * SQL_NAME_MAX + 256], *p;
-	const char *e;
-	size_t len = 0, cap = 0, i;
 	sqlite3_stmt *st = NULL;
+	size_t n = 0, i;
+	char *sql, *at;
 	int ret;
 
-	ret = prepare(s, "INSERT INTO trace VALUES (?,?,?,?,?,?,?,?,?)", &st);
+	for (i = 0; i < info->nfiles; i++)
+		n += strlen(info->files[i]) + 1;
+	ret = scratch_room(s, 4 * (n + sizeof(info->clock) +
+				   sizeof(info->kernel)) + 16);
+	if (!ret)
+		ret = prepare(s, "INSERT INTO trace VALUES (?,?,?,?,?,?,?,?,?)",
+			      &st);
 	if (ret)
 		return ret;
+	at = s->scratch;
 	sqlite3_bind_int(st, 1, info->have_header);
-	sqlite3_bind_text(st, 2, info->clock, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, info->kernel, -1, SQLITE_STATIC);
+	bind_text(st, 2, info->clock, strlen(info->clock), &at);
+	bind_text(st, 3, info->kernel, strlen(info->kernel), &at);
 	sqlite3_bind_int64(st, 4, info->wall_offset);
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)info->first_ts);
 	sqlite3_bind_int64(st, 6, (sqlite3_int64)s->last_ts);
 	sqlite3_bind_int64(st, 7, (sqlite3_int64)s->events);
 	sqlite3_bind_int64(st, 8, (sqlite3_int64)s->lost);
-	for (i = 0; !ret && i < info->nfiles; i++) {
-		ret = sql_cat(&sql, &len, &cap, info->files[i]);
-		if (!ret && i + 1 < info->nfiles)
-			ret = sql_cat(&sql, &len, &cap, "\n");
+	/* the files, one a line */
+	sql = at;
+	for (i = 0; i < info->nfiles; i++) {
+		at = fmt_utf8_escaped(at, info->files[i],
+				      strlen(info->files[i]), 0);
+		if (i + 1 < info->nfiles)
+			*at++ = '\n';
 	}
-	if (!ret)
-		sqlite3_bind_text(st, 9, sql ? sql : "", -1, SQLITE_STATIC);
-	if (!ret)
-		ret = step(s, st);
+	sqlite3_bind_text(st, 9, sql, (int)(at - sql), SQLITE_STATIC);
+	ret = step(s, st);
 	sqlite3_finalize(st);
-	len = 0;
-	if (!ret)
-		ret = sql_cat(&sql, &len, &cap, "CREATE VIEW events AS ");
-	for (i = 0; !ret && i < s->ntabs; i++) {
-		p = part + sprintf(part, "SELECT time, cpu, tid, pid, comm, '");
-		/* the event name in an SQL string literal */
-		for (e = s->list[i]->event; *e && p < part + 300; e++) {
-			if (*e == '\'')
-				*p++ = '\'';
-			*p++ = *e;
-		}
-		p += sprintf(p, "' AS event FROM ");
-		p = sql_ident(p, s->list[i]->t.name);
-		sprintf(p, " UNION ALL ");
-		ret = sql_cat(&sql, &len, &cap, part);
-	}
-	if (!ret)
-		ret = sql_cat(&sql, &len, &cap,
-			      "SELECT time, cpu, tid, pid, comm, coalesce(name, 'unknown') AS event FROM unknown_events UNION ALL SELECT time, NULL, NULL, NULL, NULL, 'lket.lost' FROM lost;"
-			      "CREATE INDEX processes_tid ON processes(tid);"
-			      "CREATE INDEX unknown_events_time ON unknown_events(time);");
-	for (i = 0; !ret && i < s->ntabs; i++) {
-		const char *name = s->list[i]->t.name;
-		char idx[SQL_NAME_MAX + 8];
-
-		p = part + sprintf(part, "CREATE INDEX ");
-		snprintf(idx, sizeof(idx), "%s_time", name);
-		p = sql_ident(p, idx);
-		p += sprintf(p, " ON ");
-		p = sql_ident(p, name);
-		p += sprintf(p, "(time); CREATE INDEX ");
-		snprintf(idx, sizeof(idx), "%s_tid", name);
-		p = sql_ident(p, idx);
-		p += sprintf(p, " ON ");
-		p = sql_ident(p, name);
-		sprintf(p, "(tid);");
-		ret = sql_cat(&sql, &len, &cap, part);
-	}
-	if (!ret)
-		ret = exec(s, sql);
+	if (ret)
+		return ret;
+	sql = sql_create_end(&s->schema);
+	ret = sql ? exec(s, sql) : -ENOMEM;
 	free(sql);
 	return ret;
 }
@@ -445,7 +444,8 @@ static int sq_finish(struct output *o)
 	sqlite3_finalize(s->ins_unknown);
 	sqlite3_finalize(s->ins_proc);
 	sqlite3_finalize(s->ins_lost);
-	s->ins_unknown = s->ins_proc = s->ins_lost = NULL;
+	sqlite3_finalize(s->other.ins);
+	s->ins_unknown = s->ins_proc = s->ins_lost = s->other.ins = NULL;
 	if (ret)
 		return ret;
 	rc = sqlite3_close(s->db);
@@ -466,8 +466,11 @@ static void sq_free(struct output *o)
 	sqlite3_finalize(s->ins_unknown);
 	sqlite3_finalize(s->ins_proc);
 	sqlite3_finalize(s->ins_lost);
+	sqlite3_finalize(s->other.ins);
 	if (s->db)
 		sqlite3_close(s->db);
+	sql_schema_free(&s->schema);
+	free(s->scratch);
 	free(s->list);
 	free(s->by_id);
 	free(s);
@@ -476,6 +479,7 @@ static void sq_free(struct output *o)
 int output_sqlite_new(struct output **o, struct sqlite_options *opt)
 {
 	struct sq *s = calloc(1, sizeof(*s));
+	char pragmas[512], *sql;
 	struct stat st;
 	int ret, rc;
 
@@ -489,6 +493,7 @@ int output_sqlite_new(struct output **o, struct sqlite_options *opt)
 	s->o.report = sq_report;
 	s->o.finish = sq_finish;
 	s->o.free = sq_free;
+	sql_schema_init(&s->schema, &sqlite_types, opt->diag, opt->path);
 	if (!opt->replace && lstat(opt->path, &st) == 0) {
 		ret = -EEXIST;
 		goto err;
@@ -507,14 +512,25 @@ int output_sqlite_new(struct output **o, struct sqlite_options *opt)
 		ret = fail(s, rc);
 		goto err;
 	}
-	ret = exec(s, "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF;"
-		   "PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;"
-		   "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;"
-		   "BEGIN;"
-		   "CREATE TABLE trace (header INTEGER, clock TEXT, kernel TEXT, wall_offset INTEGER, first_time INTEGER, last_time INTEGER, events INTEGER, lost INTEGER, files TEXT);"
-		   "CREATE TABLE processes (time INTEGER, tid INTEGER, pid INTEGER, ppid INTEGER, comm TEXT, event TEXT);"
-		   "CREATE TABLE lost (time INTEGER, until INTEGER, count INTEGER, first_seq INTEGER, last_seq INTEGER);"
-		   "CREATE TABLE unknown_events (time INTEGER NOT NULL, cpu INTEGER, tid INTEGER, pid INTEGER, comm TEXT, grp INTEGER, hook INTEGER, name TEXT, raw BLOB)");
+	/*
+	 * A bounded page cache, dirty pages spilled to the file as it fills
+	 * (there is no journal to keep them for), sorts for the indexes
+	 * through temporary files: memory does not grow with the trace.
+	 */
+	snprintf(pragmas, sizeof(pragmas),
+		 "PRAGMA page_size = 16384; PRAGMA journal_mode = OFF;"
+		 "PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;"
+		 "PRAGMA temp_store = FILE; PRAGMA cache_size = -%d;"
+		 "PRAGMA cache_spill = ON; BEGIN", CACHE_KIB);
+	ret = exec(s, pragmas);
+	if (!ret) {
+		sql = sql_create_base(&s->schema);
+		ret = sql ? exec(s, sql) : -ENOMEM;
+		free(sql);
+	}
+	if (!ret)
+		ret = prepare(s, "INSERT INTO other_events VALUES (?,?,?,?,?,?,?,?,?)",
+			      &s->other.ins);
 	if (!ret)
 		ret = prepare(s, "INSERT INTO unknown_events VALUES (?,?,?,?,?,?,?,?,?)",
 			      &s->ins_unknown);

@@ -105,9 +105,7 @@ static int text_event(struct output *o, const struct event *ev,
 			*p++ = '"';
 		} else if (v->f->hex) {
 			/* the field's own width, not the sign extension */
-			p = fmt_hex(p, v->f->type == LKET_INT64 ? (uint64_t)v->i :
-				    (uint64_t)v->i &
-				    ((1ull << (8 * v->f->type)) - 1));
+			p = fmt_hex(p, value_unsigned(v));
 		} else {
 			p = fmt_i64(p, v->i);
 		}

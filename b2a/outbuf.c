@@ -183,3 +183,93 @@ char *fmt_escaped(char *p, const char *s, size_t len, int escape_space)
 	}
 	return p;
 }
+
+size_t utf8_seq(const unsigned char *u, size_t n)
+{
+	unsigned char c = u[0], lo = 0x80, hi = 0xbf;
+	size_t len, k;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	/* the second byte's range rules out overlongs and surrogates */
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (n < len || u[1] < lo || u[1] > hi)
+		return 0;
+	for (k = 2; k < len; k++)
+		if ((u[k] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/* 1: not a printable ASCII character that stands for itself */
+static const unsigned char utf8_escape_class[256] = {
+	[0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, [0x7f ... 0xff] = 1,
+};
+
+char *fmt_utf8_escaped(char *p, const char *s, size_t len, unsigned int flags)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, run, n;
+	unsigned char c;
+
+	while (i < len) {
+		for (run = i; run < len && !utf8_escape_class[u[run]]; run++)
+			;
+		memcpy(p, u + i, run - i);
+		p += run - i;
+		if (run == len)
+			break;
+		i = run;
+		c = u[i];
+		if (c == '"') {
+			if (flags & ESC_QUOTE)
+				*p++ = '\\';
+			*p++ = '"';
+			i++;
+			continue;
+		}
+		/* C1 controls (U+0080..U+009F) are escaped like C0 ones */
+		n = c >= 0x80 && !(c == 0xc2 && i + 1 < len && u[i + 1] < 0xa0) ?
+		    utf8_seq(u + i, len - i) : 0;
+		if (n) {
+			memcpy(p, u + i, n);
+			p += n;
+			i += n;
+			continue;
+		}
+		*p++ = '\\';
+		if (flags & ESC_DOUBLE)
+			*p++ = '\\';
+		if (c == '\\') {
+			*p++ = '\\';
+			if (flags & ESC_DOUBLE)
+				*p++ = '\\';
+		} else if (c == '\n') {
+			*p++ = 'n';
+		} else if (c == '\t') {
+			*p++ = 't';
+		} else {
+			*p++ = 'x';
+			*p++ = hex[c >> 4];
+			*p++ = hex[c & 15];
+		}
+		i++;
+	}
+	return p;
+}

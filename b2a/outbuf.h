@@ -57,4 +57,23 @@ char *fmt_u64_pad(char *p, uint64_t v, int width);	/* zero-padded */
  * to 4 * len bytes of room. */
 char *fmt_escaped(char *p, const char *s, size_t len, int escape_space);
 
+/* Length of the valid UTF-8 sequence at u (n bytes left), 0 if none:
+ * no overlong forms, no surrogates, nothing past U+10FFFF. */
+size_t utf8_seq(const unsigned char *u, size_t n);
+
+#define ESC_QUOTE	1	/* '"' as \" too: the text goes in quotes */
+#define ESC_DOUBLE	2	/* every other backslash doubled */
+/* inside a JSON string, and in PostgreSQL's COPY text format */
+#define ESC_JSON	(ESC_QUOTE | ESC_DOUBLE)
+#define ESC_COPY	ESC_DOUBLE
+/*
+ * Strings as JSON, CSV and the databases hold them (lket-b2a(1), VALUE
+ * REPRESENTATION): valid UTF-8 text, with no control character in it, from
+ * which the bytes can be read back.  Printable characters (valid UTF-8)
+ * stay; \\ \n \t, and \xNN for other control characters, DEL, the C1
+ * controls' bytes and bytes that are not UTF-8, as lket.out writes them.
+ * Needs up to 5 * len bytes of room.
+ */
+char *fmt_utf8_escaped(char *p, const char *s, size_t len, unsigned int flags);
+
 #endif

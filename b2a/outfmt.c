@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../runtime/lket_format.h"
 #include "meta.h"
 #include "outbuf.h"
 #include "outfmt.h"
@@ -13,7 +14,7 @@ static int line_output_finish(struct output *o)
 	return outbuf_flush(&((struct line_output *)o)->ob);
 }
 
-static void line_output_free(struct output *o)
+void line_output_free(struct output *o)
 {
 	struct line_output *lo = (struct line_output *)o;
 
@@ -158,73 +159,99 @@ char *outfmt_event_name(char *p, const struct event *ev, bool ids,
 
 char *outfmt_json_string(char *p, const char *s, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, n, k;
+	return fmt_utf8_escaped(p, s, len, ESC_JSON);
+}
 
-	while (i < len) {
-		unsigned char c = u[i];
+/* Integers beyond 2^53 lose digits as JSON numbers (JavaScript, jq):
+ * those go out as strings. */
+#define JSON_EXACT	((1ull << 53) - 1)
 
-		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-			*p++ = (char)c;
-			i++;
-			continue;
-		}
-		if (c == '"' || c == '\\') {
-			*p++ = '\\';
-			*p++ = (char)c;
-			i++;
-			continue;
-		}
-		/* a whole, valid UTF-8 sequence goes out as it is */
-		n = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 :
-		    c >= 0xc2 && c < 0xe0 ? 2 : 0;
-		if (c >= 0xf5)
-			n = 0;
-		for (k = 1; n && k < n; k++)
-			if (i + k >= len || (u[i + k] & 0xc0) != 0x80)
-				n = 0;
-		if (n) {
-			memcpy(p, u + i, n);
-			p += n;
-			i += n;
-			continue;
-		}
-		/* control characters, and bytes that are not UTF-8: the
-		 * byte's value as a code point, so the text stays JSON */
-		*p++ = '\\';
-		if (c == '\n') {
-			*p++ = 'n';
-		} else if (c == '\t') {
-			*p++ = 't';
-		} else if (c == '\r') {
-			*p++ = 'r';
+char *outfmt_json_int(char *p, int64_t v)
+{
+	if (v >= -(int64_t)JSON_EXACT && v <= (int64_t)JSON_EXACT)
+		return fmt_i64(p, v);
+	*p++ = '"';
+	p = fmt_i64(p, v);
+	*p++ = '"';
+	return p;
+}
+
+char *outfmt_json_uint(char *p, uint64_t v)
+{
+	if (v <= JSON_EXACT)
+		return fmt_u64(p, v);
+	*p++ = '"';
+	p = fmt_u64(p, v);
+	*p++ = '"';
+	return p;
+}
+
+size_t outfmt_fields_room(const struct event *ev)
+{
+	const struct value *v, *end = ev->v + ev->nvalues;
+	size_t room = 16 + 5 * (size_t)ev->rec->size + 2 * (size_t)ev->raw_len;
+
+	for (v = ev->v; v < end; v++)
+		room += v->f->prefix_len + OUTBUF_NUM_MAX + 4;
+	return room;
+}
+
+char *outfmt_fields(char *p, const struct event *ev)
+{
+	const struct value *v, *end = ev->v + ev->nvalues;
+
+	for (v = ev->v; v < end; v++) {
+		if (v != ev->v)
+			*p++ = ' ';
+		/* the prefix is " name=" */
+		memcpy(p, v->f->prefix + 1, v->f->prefix_len - 1u);
+		p += v->f->prefix_len - 1u;
+		if (v->f->type == LKET_STRING) {
+			*p++ = '"';
+			p = fmt_utf8_escaped(p, v->s, v->slen, ESC_QUOTE);
+			*p++ = '"';
+		} else if (v->f->hex) {
+			p = fmt_hex(p, value_unsigned(v));
 		} else {
-			memcpy(p, "u00", 3);
-			p[3] = hex[c >> 4];
-			p[4] = hex[c & 15];
-			p += 5;
+			p = fmt_i64(p, v->i);
 		}
-		i++;
+	}
+	if (ev->raw_len) {
+		if (ev->nvalues)
+			*p++ = ' ';
+		p = put_lit(p, "raw=");
+		p = fmt_hexdump(p, ev->raw, ev->raw_len);
 	}
 	return p;
 }
 
 char *outfmt_csv_cell(char *p, const char *s, size_t len)
 {
+	bool quote = memchr(s, ',', len) || memchr(s, '"', len) ||
+		     memchr(s, '\n', len) || memchr(s, '\r', len);
+
+	bool formula = len && strchr("=+-@\t\r'", s[0]);
 	size_t i;
 
-	if (!memchr(s, ',', len) && !memchr(s, '"', len) &&
-	    !memchr(s, '\n', len) && !memchr(s, '\r', len)) {
+	if (!quote && !formula) {
 		memcpy(p, s, len);
 		return p + len;
 	}
-	*p++ = '"';
+	if (quote)
+		*p++ = '"';
+	/*
+	 * A cell a spreadsheet would run as a formula, kept as text as
+	 * spreadsheets do; a leading ' too, so that a reader drops the
+	 * first ' of a cell and has the value.
+	 */
+	if (formula)
+		*p++ = '\'';
 	for (i = 0; i < len; i++) {
 		if (s[i] == '"')
 			*p++ = '"';
 		*p++ = s[i];
 	}
-	*p++ = '"';
+	if (quote)
+		*p++ = '"';
 	return p;
 }

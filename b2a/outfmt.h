@@ -55,6 +55,9 @@ int line_output_new(struct output **o, size_t size, int fd,
 				 const struct proc *),
 		    int (*lost)(struct output *, const struct seq_gap *));
 
+/* Frees what line_output_new() allocated, for outputs that add to it. */
+void line_output_free(struct output *o);
+
 /* Copy the literal s to p (strlen of a literal folds to a constant). */
 static inline char *put_lit(char *p, const char *s)
 {
@@ -78,9 +81,26 @@ char *timefmt_put(struct timefmt *tf, char *p, uint64_t ts);
 char *outfmt_event_name(char *p, const struct event *ev, bool ids,
 			bool no_names);
 
-/* A JSON string body (no quotes): needs 6 * len bytes of room. */
+/* A JSON string body (no quotes), fmt_utf8_escaped(): needs 5 * len
+ * bytes of room. */
 char *outfmt_json_string(char *p, const char *s, size_t len);
-/* A CSV cell, quoted when it must be: needs 2 * len + 2 bytes. */
+/* A JSON integer: a number, or a string beyond 2^53 (exact in every JSON
+ * reader). */
+char *outfmt_json_int(char *p, int64_t v);
+char *outfmt_json_uint(char *p, uint64_t v);
+/*
+ * A CSV cell of text that fmt_utf8_escaped() wrote, quoted when it must
+ * be, with a ' before a first character that makes a spreadsheet formula
+ * (= + - @ tab CR) or is a ': needs 2 * len + 3 bytes.
+ */
 char *outfmt_csv_cell(char *p, const char *s, size_t len);
+/*
+ * An event's fields as CSV and the databases' other_events hold them:
+ * name=value separated by spaces, as in lket.out but for strings
+ * (fmt_utf8_escaped(), in double quotes); raw=HEX for undescribed bytes.
+ * Needs outfmt_fields_room(ev) bytes.
+ */
+size_t outfmt_fields_room(const struct event *ev);
+char *outfmt_fields(char *p, const struct event *ev);
 
 #endif

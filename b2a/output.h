@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "decode.h"
+#include "diag.h"
 #include "procmap.h"
 #include "seqtrack.h"
 
@@ -74,6 +75,7 @@ struct sqlite_options {
 	const char *file;	/* where to write it: an empty file that the
 				   caller puts at path when all went well */
 	bool replace;		/* else an existing path is refused (-EEXIST) */
+	struct diag *diag;	/* notes: renamed tables and columns */
 	/* what SQLite said when it failed, for main to print */
 	char message[512];
 };
@@ -86,6 +88,7 @@ struct pg_options {
 	const char *conninfo;
 	const char *schema;	/* created; exists: -EEXIST unless replace */
 	bool replace;
+	struct diag *diag;	/* notes: renamed tables and columns */
 	/* what the server said when it refused, for main to print */
 	char message[512];
 };

@@ -1,57 +1,121 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sqlschema.h - the database schema both database outputs (SQLite and
- * PostgreSQL) share: one table per event, named after it, with the common
- * columns, then a column per field of the trace's metadata, then raw.
+ * sqlschema.h - what both database outputs (SQLite and PostgreSQL) share:
+ * the schema, its names, and how values are stored.  One table per event,
+ * named after it, with the common columns, then a column per field of the
+ * trace's metadata, then raw:
  *
  *   syscall_entry(time, cpu, tid, pid, comm, syscall_name, raw)
  *
  * A field whose name is taken (by a common column or an earlier field)
- * becomes f_NAME: process_snapshot(time, cpu, tid, pid, comm, f_tid,
- * f_pid, ppid, process_name, raw).  Events without metadata go to
- * unknown_events(time, cpu, tid, pid, comm, grp, hook, name, raw).
+ * becomes f_NAME, then f_NAME_2, ...: process_snapshot(time, cpu, tid,
+ * pid, comm, f_tid, f_pid, ppid, process_name, raw).  A table whose name
+ * is taken (by the fixed tables, by SQLite or PostgreSQL, by an earlier
+ * event) gets the event's IDs, NAME_GROUP_HOOK.  Events without metadata
+ * go to unknown_events(time, cpu, tid, pid, comm, grp, hook, name, raw);
+ * those of events past the SQL_MAX_TABLES-th to other_events(time, cpu,
+ * tid, pid, comm, event, grp, hook, fields).  Renames and other_events are
+ * noted through diag, once each.
  */
 #ifndef LKET_SQLSCHEMA_H
 #define LKET_SQLSCHEMA_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "decode.h"
+#include "diag.h"
 #include "meta.h"
 
-#define SQL_NAME_MAX	128
+/* PostgreSQL keeps 63 bytes of a name: every name fits, in both. */
+#define SQL_NAME_MAX	64
 #define SQL_COMMON	5	/* time cpu tid pid comm */
+/*
+ * Event tables at most: SQLite's events view is one compound SELECT (500
+ * terms at most), and PostgreSQL locks every table, index and view it
+ * creates until the one COMMIT (64 per connection by default).
+ */
+#define SQL_MAX_TABLES	400
+
+enum sql_kind { SQL_INT, SQL_HEX, SQL_TEXT };
+
+/* The column types of a database, and how it shows an integer in hex. */
+struct sql_types {
+	const char *int64;	/* "INTEGER" (SQLite), "BIGINT" */
+	const char *bytes;	/* "BLOB" (SQLite), "BYTEA" */
+	const char *boolean;	/* "INTEGER" (SQLite), "BOOLEAN" */
+	const char *hex_pre, *hex_post;	/* around a column: its '0x...' */
+};
 
 struct sql_table {
 	char name[SQL_NAME_MAX];
+	const char *event;	/* the event's name */
 	unsigned int ncols;	/* field columns: sys, then user */
 	char (*cols)[SQL_NAME_MAX];
+	uint8_t *kind;		/* enum sql_kind of each */
+	bool has_hex;
 };
 
-/* Work out the table of an event with metadata m.  -ENOMEM. */
-int sql_table_init(struct sql_table *t, const struct event_meta *m);
+/* The names given out in one database, and its event tables. */
+struct sql_schema {
+	const struct sql_types *ty;
+	struct diag *diag;	/* notes of renames; may be NULL */
+	const char *label;	/* the database, for the notes */
+	char (*names)[SQL_NAME_MAX];
+	size_t nnames, cap;
+	struct sql_table **tables;
+	size_t ntables;
+	bool full_noted;
+};
+
+int sql_schema_init(struct sql_schema *s, const struct sql_types *ty,
+		    struct diag *diag, const char *label);
+/* Frees the names; the tables are the caller's (sql_table_free()). */
+void sql_schema_free(struct sql_schema *s);
+
+/* The fixed tables (trace, processes, lost, unknown_events,
+ * other_events): SQL text, to free. */
+char *sql_create_base(const struct sql_schema *s);
+/* The latency report's tables and views: SQL text, to free. */
+char *sql_create_report(const struct sql_schema *s);
+
+/*
+ * Work out the table of event (group, hook) with metadata m and add it to
+ * s.  Returns 0; 1 when s has SQL_MAX_TABLES already (the event goes to
+ * other_events); -ENOMEM.
+ */
+int sql_table_init(struct sql_schema *s, struct sql_table *t,
+		   const struct event_meta *m, unsigned int group,
+		   unsigned int hook);
 void sql_table_free(struct sql_table *t);
+/* "CREATE TABLE ..." of t: SQL text, to free. */
+char *sql_create_table(const struct sql_schema *s, const struct sql_table *t);
+/* After the load: the events view, the NAME_hex views, the indexes. */
+char *sql_create_end(const struct sql_schema *s);
 
 /* "name" with quotes doubled, for SQL text; needs 2 * len + 3 bytes. */
 char *sql_ident(char *p, const char *name);
 
 /*
- * A second event whose table got the same name as an earlier one's: the
- * name gets the event's IDs, "_GROUP_HOOK".
+ * A field's integer as both databases store it: the value lket.out
+ * shows, as a signed 64-bit integer, so a hex-shown field is unsigned at
+ * its width and one of 2^63 or more (a kernel address) is its two's
+ * complement, value - 2^64: the same 64 bits.  NAME_hex views show them
+ * as lket.out does.
  */
-void sql_table_rename(struct sql_table *t, unsigned int group,
-		      unsigned int hook);
+static inline int64_t sql_int(const struct value *v)
+{
+	return v->f->hex ? (int64_t)value_unsigned(v) : v->i;
+}
 
-/* The column types of a database: 64-bit integers, and bytes. */
-struct sql_types {
-	const char *int64;	/* "INTEGER" (SQLite), "BIGINT" */
-	const char *bytes;	/* "BLOB" (SQLite), "BYTEA" */
-};
+/* The column of t that value i of ev goes to; t->ncols if none. */
+static inline unsigned int sql_column(const struct sql_table *t,
+				      const struct event *ev, unsigned int i)
+{
+	unsigned int col = i < ev->nsys ? i : ev->meta->sys.n + (i - ev->nsys);
 
-/* Bytes enough for a statement naming t and each of its columns. */
-size_t sql_text_size(const struct sql_table *t);
-
-/* "CREATE TABLE ..." of t (for an event with metadata m) at p. */
-char *sql_create_table(char *p, const struct sql_table *t,
-		       const struct event_meta *m, const struct sql_types *ty);
+	return col < t->ncols ? col : t->ncols;
+}
 
 #endif

@@ -2,9 +2,12 @@
 # Database outputs of lket-b2a, end to end: generated traces loaded into
 # SQLite and into a throwaway PostgreSQL cluster this test starts itself
 # (initdb + pg_ctl in a temporary folder, Unix socket only), queried back
-# and compared with lket.out; and the bad cases: a full disk (a small
-# tmpfs, when run as root), a refused connection, a missing permission, a
-# server that goes away mid-load.  Nothing half-loaded may remain.
+# and compared with lket.out; every output read back value for value
+# (roundtrip.py); metadata that SQL names do not take; lket-b2a(1)'s
+# queries timed on a million events; SQLite's memory at 1 M and 4 M
+# events; and the bad cases: a full disk (a small tmpfs, when run as
+# root), a refused connection, a missing permission, a server that goes
+# away mid-load.  Nothing half-loaded may remain.
 #
 #   tests/db/run.sh BUILD        LKET_SKIP_PG=1 skips PostgreSQL;
 #                                LKET_B2A=build/asan/lket-b2a tests that one
@@ -33,10 +36,48 @@ check() { # NAME EXPECTED ACTUAL
 actual:   $3"; fi
 }
 
+here=$(cd "$(dirname "$0")" && pwd)
 cd "$work" || exit 1
 "$gen" golden t && "$gen" strings s && "$gen" latency l &&
-	"$gen" -n 300000 bench b || { echo "lket-gen failed"; exit 1; }
+	"$gen" -n 300000 bench b && "$gen" dbnames d && "$gen" -n 4000 many m &&
+	"$gen" -n 1000000 bench q || { echo "lket-gen failed"; exit 1; }
 "$b2a" -q -o t.out t
+# the text, JSON and CSV of the golden traces, times in nanoseconds
+for n in t s l; do
+	# (status 1: the golden trace lost a flush)
+	"$b2a" -q -t raw -o $n.raw $n; "$b2a" -q -t raw -f json -o $n.json $n
+	"$b2a" -q -t raw -f csv -o $n.csv $n
+done
+roundtrip() { # NAME [PGCONN SCHEMA PSQL]: with the SQLite database NAME.db
+	if out=$("$here/roundtrip.py" $n.raw $n.json $n.csv $n.db "$@" 2>&1); then
+		ok "roundtrip $n: $(echo "$out" | grep -c '^ok') outputs equal lket.out value for value"
+	else
+		bad "roundtrip $n" "$out"
+	fi
+}
+# per event counts of a trace's lket.out
+counts() { awk '{ print $6 }' "$1" | LC_ALL=C sort | uniq -c | awk '{ print $2 "|" $1 }'; }
+"$b2a" -q -o d.out d && "$b2a" -q -o m.out m
+# lket-b2a(1)'s queries (EXAMPLES), each given 10 s on a million events
+slowest_reads="select e.tid, e.comm, r.time - e.time as ns
+  from syscall_entry e join syscall_return r on r.tid = e.tid
+  and r.time = (select min(time) from syscall_return
+                where tid = e.tid and time > e.time)
+  where e.syscall_name = 'read' order by ns desc limit 10"
+by_address="select a.request_addr, c.time - a.time as ns
+  from ioscheduler_elv_add_request_hex a
+  join ioscheduler_elv_completed_request_hex c using (request_addr)
+  order by ns desc limit 10"
+timed() { # NAME COMMAND...: fails past 10 s
+	name=$1
+	shift
+	start=$(date +%s%N)
+	if timeout 10 "$@" > /dev/null 2> err; then
+		ok "$name: $((($(date +%s%N) - start) / 1000000)) ms"
+	else
+		bad "$name: over 10 s, or failed" "$(cat err)"
+	fi
+}
 # per event counts of lket.out, lost flushes as lket.lost
 text_counts=$(awk '{ print $6 }' t.out | sort | uniq -c | awk '{ print $2 "|" $1 }')
 
@@ -49,8 +90,8 @@ if command -v sqlite3 > /dev/null; then
 		"$(sqlite3 t.db "select syscall_name from syscall_entry order by time, cpu" | xargs)"
 	check "sqlite: user-appended fields as columns" "14|6" \
 		"$(sqlite3 t.db "select mac_len, priority from netdev_transmit")"
-	check "sqlite: indexes on time and tid" "1|1" \
-		"$(sqlite3 t.db "select count(*) filter (where name = 'syscall_entry_time'), count(*) filter (where name = 'syscall_entry_tid') from sqlite_master where type = 'index'")"
+	check "sqlite: indexes on time and (tid, time)" "1|1" \
+		"$(sqlite3 t.db "select count(*) filter (where name = 'syscall_entry_time'), count(*) filter (where name = 'syscall_entry_tid_time') from sqlite_master where type = 'index'")"
 	"$b2a" -q -f none -d b.db b
 	"$b2a" -q -o b.out b
 	check "sqlite: 300k events, counts equal lket.out's" \
@@ -62,6 +103,42 @@ if command -v sqlite3 > /dev/null; then
 	"$b2a" -q -f none -d l.db --report l.report l
 	check "sqlite: latency table equals the report" "syscall(read)|100|5050000|1000|50000|90000|99000|100000" \
 		"$(sqlite3 l.db "select what, count, total_ns, min_ns, p50_ns, p90_ns, p99_ns, max_ns from latency_by_event where what = 'syscall(read)'")"
+	"$b2a" -q -f none -d s.db s
+	for n in t s l; do roundtrip; done
+	check "sqlite: kernel addresses as text shows them, and as 64 bits" \
+		"0xffff888000100000|-131391638470656|5" \
+		"$(sqlite3 l.db "select h.request_addr, r.request_addr, (select count(distinct request_addr) from ioscheduler_elv_add_request) from ioscheduler_elv_add_request_hex h join ioscheduler_elv_add_request r using (time) order by time limit 1")"
+	check "sqlite: strings valid UTF-8, no control character (Python's sqlite3)" \
+		"$(printf 'x,y"z\\x0d\\nw\\\\v\\x01\\x7f\360\237\230\200|\\xfe\\xff a"b,c\\\\d\\xff')" \
+		"$(python3 -c 'import sqlite3; print(*sqlite3.connect("s.db").execute("select filename, comm from iosyscall_open_entry").fetchone())')"
+
+	# metadata that lket.out takes: every event in the database, each
+	# rename noted once
+	"$b2a" -f none -d d.db d 2> err
+	check "sqlite: taken names, duplicate fields: loaded, renames noted once" \
+		"0 16 0 $(counts d.out | xargs)" \
+		"$? $(grep -c '^lket-b2a: note: d.db: ' err) $(sort err | uniq -d | wc -l) $(sqlite3 d.db "select event, count(*) from events group by 1" | LC_ALL=C sort | xargs)"
+	check "sqlite: five fields named tid" "1|2|3|4|5" \
+		"$(sqlite3 d.db "select f_tid, f_tid_2, f_tid_3, f_tid_4, f_tid_5 from dup_fields")"
+	"$b2a" -f none -d m.db m 2> err
+	check "sqlite: 4000 events: 400 tables, the rest in other_events, noted once" \
+		"0 1 $(wc -l < m.out) 3600 request_addr=0xffff888000000f9f what=\"x\"" \
+		"$? $(grep -c 'go to other_events' err) $(sqlite3 m.db "select count(*) from events") $(sqlite3 m.db "select count(*) from other_events") $(sqlite3 m.db "select fields from other_events where event = 'many.e3999'")"
+
+	# documented queries, a million events; memory flat with the trace
+	"$b2a" -q -f none -d q.db --report q.report q
+	timed "sqlite: the ten slowest reads, 1 M events" sqlite3 q.db "$slowest_reads"
+	timed "sqlite: latency_by_event, 1 M events" sqlite3 q.db "select * from latency_by_event"
+	timed "sqlite: requests by address" sqlite3 l.db "$by_address"
+	"$gen" -n 4000000 bench q4
+	m1=$(/usr/bin/time -f %M "$b2a" -q -f none -d q1.db q 2>&1 > /dev/null | tail -1)
+	m4=$(/usr/bin/time -f %M "$b2a" -q -f none -d q4.db q4 2>&1 > /dev/null | tail -1)
+	rm -f q1.db q4.db q4_*
+	if [ $((m4 * 2)) -le $((m1 * 3)) ]; then
+		ok "sqlite: peak memory flat: $m1 KiB at 1 M events, $m4 KiB at 4 M"
+	else
+		bad "sqlite: peak memory grows: $m1 KiB at 1 M events, $m4 KiB at 4 M"
+	fi
 	# bad cases
 	mkdir ro && chmod 555 ro
 	if [ "$(id -u)" != 0 ]; then
@@ -115,12 +192,36 @@ else
 	check "pg: --replace reloads it (5 syscalls, 1 lost)" "6" \
 		"$(q "select count(*) from t.events")"
 	"$b2a" -q -f none --pg "$conn" --schema strings s
-	check "pg: invalid UTF-8 kept as \\xNN text" \
-		"$(printf 'x,y"z\\r|w\\v\001\177\360\237\230\200|\\xfe\\xff')" \
-		"$(q "select replace(replace(filename, E'\r', '\r'), E'\n', '|') from strings.iosyscall_open_entry")"
+	check "pg: invalid UTF-8 and control bytes as \\xNN text" \
+		"$(printf 'x,y"z\\x0d\\nw\\\\v\\x01\\x7f\360\237\230\200|\\xfe\\xff')" \
+		"$(q "select filename from strings.iosyscall_open_entry")"
 	"$b2a" -q -f none --pg "$conn" --report l.report l
 	check "pg: latency as tables" "syscall(read)|100|50000|90000|99000" \
 		"$(q "select what, count, p50_ns, p90_ns, p99_ns from l.latency_by_event where what = 'syscall(read)'")"
+	# t is filtered (--replace --event syscall above): a schema of its own
+	"$b2a" -q -f none --pg "$conn" --schema s s
+	"$b2a" -q -f none --pg "$conn" --schema whole_t t
+	for n in t s l; do
+		roundtrip "$conn" $([ $n = t ] && echo whole_t || echo $n) "$pgbin/psql"
+	done
+	check "pg: kernel addresses as SQLite has them" \
+		"$(sqlite3 -separator '|' l.db "select h.request_addr, r.request_addr from ioscheduler_elv_add_request_hex h join ioscheduler_elv_add_request r using (time) order by time")" \
+		"$(q "select h.request_addr, r.request_addr from l.ioscheduler_elv_add_request_hex h join l.ioscheduler_elv_add_request r using (time) order by time")"
+	"$b2a" -f none --pg "$conn" d 2> err
+	check "pg: taken names, duplicate fields: loaded, renames noted once" \
+		"0 16 0 $(counts d.out | xargs)" \
+		"$? $(grep -c '^lket-b2a: note: PostgreSQL schema d: ' err) $(sort err | uniq -d | wc -l) $(q "select event, count(*) from d.events group by 1" | LC_ALL=C sort | xargs)"
+	check "pg: the same tables and columns as SQLite" \
+		"$(sqlite3 d.db "select m.name || '.' || p.name from sqlite_master m, pragma_table_info(m.name) p where m.type = 'table' order by 1" | LC_ALL=C sort)" \
+		"$(q "select table_name || '.' || column_name from information_schema.columns where table_schema = 'd' and table_name in (select table_name from information_schema.tables where table_schema = 'd' and table_type = 'BASE TABLE')" | LC_ALL=C sort)"
+	"$b2a" -f none --pg "$conn" m 2> err
+	check "pg: 4000 events: 400 tables, the rest in other_events, noted once" \
+		"0 1 $(wc -l < m.out) 3600" \
+		"$? $(grep -c 'go to other_events' err) $(q "select count(*) from m.events") $(q "select count(*) from m.other_events")"
+	"$b2a" -q -f none --pg "$conn" --report q.report q
+	timed "pg: the ten slowest reads, 1 M events" "$pgbin/psql" "$conn" -XAtq -c "set search_path to q; $slowest_reads"
+	timed "pg: latency_by_event, 1 M events" "$pgbin/psql" "$conn" -XAtq -c "select * from q.latency_by_event"
+	timed "pg: requests by address" "$pgbin/psql" "$conn" -XAtq -c "set search_path to l; $by_address"
 	"$b2a" -q -f none --pg "$conn" b
 	check "pg: 300k events" "$(wc -l < b.out)" "$(q "select count(*) from b.events")"
 

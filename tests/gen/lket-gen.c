@@ -20,13 +20,18 @@
  *           as raw_syscalls recorded by perf and trace-cmd)
  *   strings  strings that JSON and CSV must escape: quotes, commas, line
  *           ends, control bytes, valid and invalid UTF-8, in fields and in
- *           a process name
+ *           a process name; process names that start like spreadsheet
+ *           formulas (=, +, -, @, tab, CR)
  *   latency  entry/return pairs and request lifecycles with planted
  *           latencies (tests/golden/latency.expect lists them), and
  *           some that do not pair up
  *   backwards  a system call that returns before it enters: time going
  *           back on CPU 0 for two records, a negative latency for the
  *           report; CPU 1 in order
+ *   dbnames  metadata that text takes and SQL names do not: a field name
+ *           five times, a field named xmin, names past 63 bytes, events
+ *           named like the database's own tables (events, trace, ...)
+ *   many    EVENTS distinct events (group 100 on), one record each
  * -f  framing (default v4, SystemTap 4.7-4.9); -s  the other byte order;
  * -p  each CPU numbers its own flushes (format version 2, the patched
  *     runtime); without it one counter numbers them all (version 1).
@@ -209,6 +214,79 @@ static void metadata(uint64_t ts)
 	}
 }
 
+/* An event of the trace's own, registered and named. */
+static void define(uint64_t ts, int group, int hook, const char *name,
+		   const char *fmt, const char *names)
+{
+	event(0, ts, 900, "lket.register_sys_event", I(group), I(hook), fmt,
+	      names);
+	event(0, ts, 900, "lket.event_desc", I(group), I(hook), name);
+}
+
+/* A record of (group, hook): fields as fmt says, from the arguments. */
+static void custom(int cpu, uint64_t ts, uint32_t tid, int group, int hook,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	begin(group, hook, cpu, tid, ts);
+	va_start(ap, fmt);
+	fields(fmt, ap);
+	va_end(ap);
+	patch16(4, len);
+	patch16(2, len);
+	flush(cpu, false);
+}
+
+#define LONG_NAME "a_field_name_that_runs_past_the_63_bytes_postgresql_keeps_of_a_name"
+
+static void dbnames(void)
+{
+	static const char *const taken[] = {
+		"events", "latency", "trace", "processes", "sqlite_master",
+		"syscall_entry_time", "pg_class", "unknown_events",
+	};
+	uint64_t t = 2000000000ull;
+	size_t i;
+
+	metadata(t);
+	define(t, 150, 1, "dup.fields", "INT32:INT32:INT32:INT32:INT32",
+	       "tid:tid:tid:tid:tid");
+	define(t, 150, 2, "sys.cols", "INT32:INT64:STRING:INT64",
+	       "xmin:ctid:" LONG_NAME "_1:" LONG_NAME "_2");
+	for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
+		define(t, 151, (int)i, taken[i], "INT32:INT64",
+		       "x:some_addr");
+	event(0, t, 900, "process.snapshot", I(42), I(42), I(1), "names");
+	event(0, t + 100, 42, "syscall.entry", "read");
+	custom(0, t + 200, 42, 150, 1, "INT32:INT32:INT32:INT32:INT32",
+	       I(1), I(2), I(3), I(4), I(5));
+	custom(0, t + 300, 42, 150, 2, "INT32:INT64:STRING:INT64", I(-1),
+	       I(0x7fffffffffffffffll), "long", I(-9));
+	for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
+		custom(1, t + 400 + 100 * i, 42, 151, (int)i, "INT32:INT64",
+		       I(i), I(0xffffffff81000000ull + i));
+}
+
+/* n events of their own, one record each. */
+static void many(long n)
+{
+	uint64_t t = 3000000000ull;
+	char name[32];
+	long i;
+
+	metadata(t);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "many.e%ld", i);
+		define(t, 100 + (int)(i / 256), (int)(i % 256), name,
+		       "INT64:STRING", "request_addr:what");
+	}
+	for (i = 0; i < n; i++)
+		custom((int)(i & 1), t + 100 + (uint64_t)i, 4242,
+		       100 + (int)(i / 256), (int)(i % 256), "INT64:STRING",
+		       I(0xffff888000000000ull + (uint64_t)i), "x");
+}
+
 /* After the real metadata: registrations that contradict it. */
 static void badmeta(uint64_t t)
 {
@@ -327,6 +405,8 @@ static void syscalls(long n)
 }
 
 /* Strings to escape, in fields and in a process name. */
+static void formulas(uint64_t t);
+
 static void strings(void)
 {
 	uint64_t t = 7000000000ull;
@@ -338,6 +418,24 @@ static void strings(void)
 	event(0, t + 200, 77, "iosyscall.open.entry",
 	      "x,y\"z\r\nw\\v\x01\x7f\xf0\x9f\x98\x80|\xfe\xff", I(0), I(0));
 	event(0, t + 300, 77, "iosyscall.open.return", I(-2));
+	formulas(t);
+}
+
+/* Process names a spreadsheet would run as formulas, control bytes. */
+static void formulas(uint64_t t)
+{
+	static const char *const names[] = {
+		"=cmd|'/C calc'!A", "+1+1", "-1+1", "@SUM(A1:A9)", "\tlead-tab",
+		"\rlead-cr", "'quoted", "\x1b[31mred\x07\x7f",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		event(1, t, 900, "process.snapshot", I(80 + (int)i),
+		      I(80 + (int)i), I(1), names[i]);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		event(1, t + 400 + 10 * i, 80 + (uint32_t)i, "syscall.entry",
+		      names[i]);
 }
 
 static void pair(int cpu, uint64_t *t, uint32_t tid, const char *entry,
@@ -459,8 +557,10 @@ int main(int argc, char **argv)
 	     strcmp(argv[optind], "latency") &&
 	     strcmp(argv[optind], "backwards") &&
 	     strcmp(argv[optind], "badmeta") &&
+	     strcmp(argv[optind], "dbnames") &&
+	     strcmp(argv[optind], "many") &&
 	     strcmp(argv[optind], "syscalls"))) {
-		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-n EVENTS] golden|badmeta|bench|syscalls|strings|latency|backwards PREFIX\n");
+		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-n EVENTS] golden|badmeta|bench|syscalls|strings|latency|backwards|dbnames|many PREFIX\n");
 		return 2;
 	}
 	for (cpu = 0; cpu < NCPU; cpu++) {
@@ -482,6 +582,10 @@ int main(int argc, char **argv)
 		latency();
 	else if (!strcmp(argv[optind], "backwards"))
 		backwards();
+	else if (!strcmp(argv[optind], "dbnames"))
+		dbnames();
+	else if (!strcmp(argv[optind], "many"))
+		many(n);
 	else
 		golden(!strcmp(argv[optind], "badmeta"));
 	for (cpu = 0; cpu < NCPU; cpu++)

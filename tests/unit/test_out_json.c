@@ -85,8 +85,8 @@ static void test_json(void **state)
 	run(output_json_new,
 	    "{\"ts\":5000000001,\"time\":\"0.000000001\",\"cpu\":0,\"tid\":7,\"pid\":6,"
 	    "\"comm\":\"x,\\\"y\",\"event\":\"io.submit\",\"fields\":{"
-	    "\"buf_addr\":18446612682070036480,\"request_flags\":32769,"
-	    "\"count\":-5,\"path\":\"a,\\\"\\n\\u00ff\xc3\xa9\"},\"raw\":\"beef\"}\n"
+	    "\"buf_addr\":\"0xffff888000001000\",\"request_flags\":\"0x8001\","
+	    "\"count\":-5,\"path\":\"a,\\\"\\\\n\\\\xff\xc3\xa9\"},\"raw\":\"beef\"}\n"
 	    "{\"ts\":5000000002,\"time\":\"0.000000002\",\"cpu\":null,\"tid\":null,"
 	    "\"pid\":null,\"comm\":null,\"event\":\"lket.lost\",\"fields\":{"
 	    "\"count\":2,\"first_seq\":3,\"last_seq\":4}}\n");
@@ -96,10 +96,10 @@ static void test_csv(void **state)
 {
 	(void)state;
 	run(output_csv_new,
-	    "time,cpu,tid,pid,comm,event,name,value\n"
-	    "0.000000001,0,7,6,\"x,\"\"y\",io.submit,buf_addr,0xffff888000001000,"
-	    "request_flags,0x8001,count,-5,path,\"a,\"\"\n\xff\xc3\xa9\",raw,beef\n"
-	    "0.000000002,,,,,lket.lost,count,2,first_seq,3,last_seq,4\n");
+	    "time,cpu,tid,pid,comm,event,fields\n"
+	    "0.000000001,0,7,6,\"x,\"\"y\",io.submit,\"buf_addr=0xffff888000001000 "
+	    "request_flags=0x8001 count=-5 path=\"\"a,\\\"\"\\n\\xff\xc3\xa9\"\" raw=beef\"\n"
+	    "0.000000002,,,,,lket.lost,count=2 first_seq=3 last_seq=4\n");
 }
 
 int main(void)

@@ -17,25 +17,28 @@
  *				the generated writer fills in
  *	user fields		printf() in the user's probe body
  *	lket_record_end()	total_size = bytes so far; with the
- *				patched runtime (LKET_SEND_HELD), send the
- *				record as one frame of this CPU
+ *				patched runtime (LKET_FRAMES), append the
+ *				record to this CPU's open frame
  *
  * (With -D ASCII_TRACE the writer uses lket_ascii_record_begin() and a
  * printf of the fields as text instead.)
  *
  * The print buffer is only a staging area: the record, head, fields and
  * what the probe body appended, is reserved in the relay sub-buffer once,
- * when it is complete, with the CPU's own frame number
- * (_stp_print_send_held() of tools/stap-runtime-patches/
+ * when it is complete, at the end of the frame open on this CPU
+ * (_stp_frame_reserve() of tools/stap-runtime-patches/
  * 30-per-cpu-frames.patch), and the handler's own flush then finds
  * nothing to do.  No lock and no atomic operation on memory shared with
  * other CPUs is on that path: a probe handler holds the runtime context,
- * so nothing else prints on this CPU, and interrupts are off.  A full
- * transport drops the record and counts it (lket_nr_dropped, reported
- * when tracing stops); its frame number is used up, so lket-b2a names the
- * CPU and the times between which records were lost.  A runtime without
- * the patch gets the print lock and SystemTap's flush at the end of the
- * handler, as before.
+ * so nothing else prints on this CPU, and interrupts are off.  A frame
+ * holds a sub-buffer's worth of records, so stapio's reads and writes
+ * are per frame, not per record.  Each frame starts with a packet record
+ * (group 0): the records this CPU dropped since its previous frame,
+ * because the transport was full (also counted in lket_nr_dropped and
+ * reported when tracing stops), so lket-b2a names the CPU, the number and
+ * the times between which records were lost.  A runtime without the
+ * patch gets the print lock and SystemTap's flush of every record at the
+ * end of its handler, as before.
  *
  * Because the head sits at offset 0 of the print buffer, it can be patched
  * in place until the buffer is flushed.  SystemTap flushes when a printf()
@@ -59,6 +62,7 @@
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -72,26 +76,35 @@
 #endif
 
 /*
- * The record clock, named in the trace header.  ktime_get_mono_fast_ns()
- * is CLOCK_MONOTONIC read without the timekeeping seqlock: NMI-safe and
- * comparable across CPUs.
+ * The record clock, named in the trace header: local_clock(), the
+ * scheduler's clock that perf stamps its samples with (ftrace's "local"
+ * clock is its sched_clock()): NMI-safe, per CPU without locks, kept in
+ * step across CPUs.  ktime_get_mono_fast_ns() reads the clocksource
+ * itself, which where it is not the TSC (hpet or acpi_pm, as in many
+ * virtual machines) costs a device access per record: under qemu's
+ * emulation that was most of what a record cost.
  */
+#ifdef LKET_CLOCK_MONO
+/* stap -D LKET_CLOCK_MONO: CLOCK_MONOTONIC, steered by NTP */
 #define LKET_CLOCK_NAME		"mono"
+#else
+#define LKET_CLOCK_NAME		"local"
+#endif
 
 #ifndef LKET_SNAPSHOT_MAX
 #define LKET_SNAPSHOT_MAX	65536
 #endif
 
 /*
- * The patched runtime sends a handler's print buffer as one frame without
- * the print lock, and numbers frames per CPU: the trace header then says
+ * The patched runtime appends records to per-CPU frames without the print
+ * lock, and numbers frames per CPU: the trace header then says
  * LKET_FORMAT_VERSION, else LKET_FORMAT_VERSION_GLOBAL_SEQ.
  */
-#if defined(STP_DATA_WRITE_RESERVE_WHOLE) && defined(STP_SEQ_PER_CPU)
-#define LKET_SEND_HELD		1
+#if defined(STP_FRAME_RESERVE) && defined(STP_SEQ_PER_CPU)
+#define LKET_FRAMES		1
 #define LKET_TRACE_VERSION	LKET_FORMAT_VERSION
 #else
-#define LKET_SEND_HELD		0
+#define LKET_FRAMES		0
 #define LKET_TRACE_VERSION	LKET_FORMAT_VERSION_GLOBAL_SEQ
 #endif
 
@@ -120,6 +133,8 @@ static atomic_t lket_nr_split = ATOMIC_INIT(0);
 static atomic_t lket_nr_snapshot_dropped = ATOMIC_INIT(0);
 /* Records dropped because this CPU's transport buffers were full. */
 static DEFINE_PER_CPU(unsigned long, lket_nr_dropped);
+/* ... since this CPU's last packet record */
+static DEFINE_PER_CPU(u32, lket_nr_discarded);
 
 static unsigned long lket_nr_dropped_sum(void)
 {
@@ -138,7 +153,7 @@ static unsigned long lket_nr_dropped_sum(void)
  */
 static inline bool lket_print_lock(unsigned long *flags)
 {
-	if (!LKET_SEND_HELD)
+	if (!LKET_FRAMES)
 		return _stp_print_trylock_irqsave(flags);
 	local_irq_save(*flags);
 	return true;
@@ -146,7 +161,7 @@ static inline bool lket_print_lock(unsigned long *flags)
 
 static inline void lket_print_unlock(unsigned long *flags)
 {
-	if (!LKET_SEND_HELD)
+	if (!LKET_FRAMES)
 		_stp_print_unlock_irqrestore(flags);
 	else
 		local_irq_restore(*flags);
@@ -154,7 +169,11 @@ static inline void lket_print_unlock(unsigned long *flags)
 
 static inline u64 lket_clock_ns(void)
 {
+#ifdef LKET_CLOCK_MONO
 	return ktime_get_mono_fast_ns();
+#else
+	return local_clock();
+#endif
 }
 
 /*
@@ -274,6 +293,58 @@ static struct lket_record_head *lket_open_head(struct lket_open_record *rec,
 	return head;
 }
 
+#if LKET_FRAMES
+/*
+ * The packet record (lket.packet in runtime/lket_events.def: group 0,
+ * hook 5, discarded INT32) at the start of every frame.  Written here
+ * rather than by a generated writer: it is placed by
+ * _stp_frame_reserve() as the frame opens.  lket-b2a decodes it by the
+ * catalogue; the guest tests check what it reports.
+ */
+#define LKET_PACKET_GROUP	0
+#define LKET_PACKET_HOOK	5
+#define LKET_PACKET_SIZE	(LKET_RECORD_HEAD_SIZE + 4)
+
+static void lket_packet_write(char *p, u64 ns)
+{
+	struct lket_record_head head = {
+		.magic = LKET_RECORD_MAGIC,
+		.total_size = LKET_PACKET_SIZE,
+		.sys_size = LKET_PACKET_SIZE,
+		.timestamp = ns,
+		.id = LKET_ID(0, LKET_PACKET_GROUP, LKET_PACKET_HOOK,
+			      raw_smp_processor_id()),
+	};
+	u32 discarded = this_cpu_read(lket_nr_discarded);
+
+	memcpy(p, &head, sizeof(head));
+	memcpy(p + sizeof(head), &discarded, sizeof(discarded));
+	this_cpu_write(lket_nr_discarded, 0);
+}
+
+/*
+ * The record at the start of the print buffer, len bytes, appended to
+ * this CPU's open frame (a new frame starts with a packet record); the
+ * print buffer is then empty.  When the transport is full the record is
+ * dropped and counted.  Interrupts are off.
+ */
+static void lket_frame_append(const struct lket_record_head *rec, size_t len)
+{
+	void *packet;
+	char *p = _stp_frame_reserve(len, LKET_PACKET_SIZE, &packet);
+
+	if (p) {
+		if (packet)
+			lket_packet_write(packet, rec->timestamp);
+		memcpy(p, rec, len);
+	} else {
+		this_cpu_inc(lket_nr_dropped);
+		this_cpu_inc(lket_nr_discarded);
+	}
+	_stp_unreserve_bytes(len);
+}
+#endif
+
 /*
  * Close the record open on this CPU: total_size = the bytes written so far
  * (the hook's fields and what the user's probe body appended); in a text
@@ -304,9 +375,8 @@ static void lket_record_end(void)
 	head = lket_open_head(rec, &len);
 	if (head) {
 		head->total_size = len;
-#if LKET_SEND_HELD
-		if (_stp_print_send_held())
-			this_cpu_inc(lket_nr_dropped);
+#if LKET_FRAMES
+		lket_frame_append(head, len);
 #endif
 	} else {
 		atomic_inc(&lket_nr_split);

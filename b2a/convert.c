@@ -74,6 +74,29 @@ static void copy_string(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+static void on_gap(void *ctx, const struct seq_gap *g);
+
+/*
+ * A packet record starts each frame of a CPU (format version 2): the
+ * records that CPU dropped since its previous frame, after the last
+ * record of this file seen so far and before this one.
+ */
+static void apply_packet(struct converter *c, const struct stream *s,
+			 int64_t discarded)
+{
+	struct seq_gap g = {
+		.after_ts = c->runs[s->order].last_ts,
+		.before_ts = s->rec.timestamp,
+		.cpu = (int)LKET_ID_CPU(s->rec.id),
+		.records = (uint64_t)discarded,
+	};
+
+	if (discarded <= 0)
+		return;
+	c->stats->dropped += g.records;
+	on_gap(c, &g);
+}
+
 /* A group-0 record: the trace header or metadata. */
 static void apply_meta(struct converter *c, const struct stream *s)
 {
@@ -89,7 +112,11 @@ static void apply_meta(struct converter *c, const struct stream *s)
 		      "malformed metadata record (hook %u): ignored", ev->hook);
 		return;
 	}
-	if (ev->hook == 1) {	/* trace header */
+	if (ev->hook == LKET_HOOK_PACKET) {
+		apply_packet(c, s, int_named(ev, "discarded", 0));
+		return;
+	}
+	if (ev->hook == LKET_HOOK_TRACE_HEADER) {
 		int64_t version = int_named(ev, "version", 0);
 
 		if (version != LKET_FORMAT_VERSION &&
@@ -112,20 +139,21 @@ static void apply_meta(struct converter *c, const struct stream *s)
 	g = int_named(ev, "grpid", -1) & 0xff;
 	h = int_named(ev, "hookid", -1) & 0xff;
 	switch (ev->hook) {
-	case 3:
+	case LKET_HOOK_REGUSREVT:
 		what = "register_user_event";
 		/* fall through */
-	case 2:
+	case LKET_HOOK_REGSYSEVT:
 		fmt = str_named(ev, "fmt");
 		names = str_named(ev, "names");
 		if (g == 0)
 			ret = -EPERM;
 		else if (fmt && names)
 			ret = meta_register(&c->meta, (unsigned int)g,
-					    (unsigned int)h, ev->hook == 3,
+					    (unsigned int)h,
+					    ev->hook == LKET_HOOK_REGUSREVT,
 					    fmt, names);
 		break;
-	case 4:
+	case LKET_HOOK_REGEVTDESC:
 		what = "event description";
 		name = str_named(ev, "name");
 		ret = g == 0 ? -EPERM :
@@ -190,8 +218,6 @@ static int track_process(struct converter *c, const struct event *ev)
 				      procmap_get(&c->procs, tid), ppid, name);
 	return ret;
 }
-
-static void on_gap(void *ctx, const struct seq_gap *g);
 
 /* The flush numbers of a record: lost flushes before it, if any. */
 static void track_seq(struct converter *c, const struct stream *s)
@@ -275,14 +301,23 @@ static void on_gap(void *ctx, const struct seq_gap *g)
 
 	if (g->cpu >= 0)
 		snprintf(cpu, sizeof(cpu), " of CPU %d", g->cpu);
-	diagf(c->diag, DIAG_DAMAGE, NULL, -1,
-	      "lost %llu flushes%s (sequence %u to %u) between %llu.%09llu and %llu.%09llu",
-	      (unsigned long long)(g->last - g->first) + 1, cpu, g->first,
-	      g->last,
-	      (unsigned long long)(g->after_ts / 1000000000),
-	      (unsigned long long)(g->after_ts % 1000000000),
-	      (unsigned long long)(g->before_ts / 1000000000),
-	      (unsigned long long)(g->before_ts % 1000000000));
+	if (g->records)
+		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
+		      "%llu records%s dropped by the tracer, its buffers full, between %llu.%09llu and %llu.%09llu",
+		      (unsigned long long)g->records, cpu,
+		      (unsigned long long)(g->after_ts / 1000000000),
+		      (unsigned long long)(g->after_ts % 1000000000),
+		      (unsigned long long)(g->before_ts / 1000000000),
+		      (unsigned long long)(g->before_ts % 1000000000));
+	else
+		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
+		      "lost %llu flushes%s (sequence %u to %u) between %llu.%09llu and %llu.%09llu",
+		      (unsigned long long)(g->last - g->first) + 1, cpu,
+		      g->first, g->last,
+		      (unsigned long long)(g->after_ts / 1000000000),
+		      (unsigned long long)(g->after_ts % 1000000000),
+		      (unsigned long long)(g->before_ts / 1000000000),
+		      (unsigned long long)(g->before_ts % 1000000000));
 	/* lost flushes belong to no thread: only times filter them */
 	if (c->filter && (g->after_ts > c->filter->to_ts ||
 			  (g->before_ts && g->before_ts < c->filter->from_ts)))

@@ -18,6 +18,7 @@ struct convert_stats {
 	uint64_t filtered;	/* decoded, but filtered out */
 	uint64_t meta;		/* metadata records */
 	uint64_t lost;		/* flushes missing from the sequence */
+	uint64_t dropped;	/* records the tracer dropped (packets) */
 	uint64_t bytes;		/* read from the files */
 	size_t files;		/* read; others were skipped */
 };

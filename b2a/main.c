@@ -734,5 +734,8 @@ int main(int argc, char **argv)
 	if (stats.lost && !rep.quiet)
 		fprintf(stderr, "lket-b2a: %llu flushes lost in transport\n",
 			(unsigned long long)stats.lost);
+	if (stats.dropped && !rep.quiet)
+		fprintf(stderr, "lket-b2a: %llu records dropped by the tracer\n",
+			(unsigned long long)stats.dropped);
 	return rep.d.damage ? 1 : 0;
 }

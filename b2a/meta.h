@@ -14,6 +14,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Hook IDs by catalogue name: LKET_HOOK_TRACE_HEADER, LKET_HOOK_PACKET... */
+enum lket_hook {
+#define LKET_GROUP(...)
+#define LKET_EVENT(g, h, NAME, name, kind, fmt, names, doc) \
+	LKET_HOOK_##NAME = h,
+#include "../runtime/lket_events.def"
+#undef LKET_EVENT
+#undef LKET_GROUP
+};
+
 #define META_MAX_FIELDS	64
 #define FIELD_PREFIX_PAD	32
 /* event names are allocated with this many zero bytes after them */

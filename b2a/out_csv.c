@@ -114,12 +114,15 @@ static int csv_lost(struct output *o, const struct seq_gap *g)
 	*p++ = ',';
 	if (g->cpu >= 0)
 		p = fmt_u64(p, (uint64_t)g->cpu);
-	p = put_lit(p, ",,,,lket.lost,count=");
-	p = fmt_u64(p, (uint64_t)(g->last - g->first) + 1);
-	p = put_lit(p, " first_seq=");
-	p = fmt_u64(p, g->first);
-	p = put_lit(p, " last_seq=");
-	p = fmt_u64(p, g->last);
+	p = put_lit(p, g->records ? ",,,,lket.dropped,count=" :
+			",,,,lket.lost,count=");
+	p = fmt_u64(p, seq_gap_count(g));
+	if (!g->records) {
+		p = put_lit(p, " first_seq=");
+		p = fmt_u64(p, g->first);
+		p = put_lit(p, " last_seq=");
+		p = fmt_u64(p, g->last);
+	}
 	if (g->before_ts) {
 		p = put_lit(p, " until=");
 		p = timefmt_put(&c->lo.time, p, g->before_ts);

@@ -125,12 +125,16 @@ static int json_lost(struct output *o, const struct seq_gap *g)
 		p = fmt_u64(p, (uint64_t)g->cpu);
 	else
 		p = put_lit(p, "null");
-	p = put_lit(p, ",\"tid\":null,\"pid\":null,\"comm\":null,\"event\":\"lket.lost\",\"fields\":{\"count\":");
-	p = fmt_u64(p, (uint64_t)(g->last - g->first) + 1);
-	p = put_lit(p, ",\"first_seq\":");
-	p = fmt_u64(p, g->first);
-	p = put_lit(p, ",\"last_seq\":");
-	p = fmt_u64(p, g->last);
+	p = put_lit(p, ",\"tid\":null,\"pid\":null,\"comm\":null,\"event\":");
+	p = put_lit(p, g->records ? "\"lket.dropped\"" : "\"lket.lost\"");
+	p = put_lit(p, ",\"fields\":{\"count\":");
+	p = fmt_u64(p, seq_gap_count(g));
+	if (!g->records) {
+		p = put_lit(p, ",\"first_seq\":");
+		p = fmt_u64(p, g->first);
+		p = put_lit(p, ",\"last_seq\":");
+		p = fmt_u64(p, g->last);
+	}
 	if (g->before_ts) {
 		p = put_lit(p, ",\"until_ts\":");
 		p = outfmt_json_uint(p, g->before_ts);

@@ -361,7 +361,7 @@ static int pg_lost(struct output *o, const struct seq_gap *g)
 	struct pgbuf *b = &p->lost;
 	size_t row = b->len;
 
-	p->nlost += (uint64_t)(g->last - g->first) + 1;
+	p->nlost += seq_gap_count(g);
 	if (room(b, 256))
 		return -ENOMEM;
 	put_i64(b, (int64_t)g->after_ts);
@@ -369,9 +369,15 @@ static int pg_lost(struct output *o, const struct seq_gap *g)
 		put_i64(b, (int64_t)g->before_ts);
 	else
 		put_null(b);
-	put_i64(b, (int64_t)(g->last - g->first) + 1);
-	put_i64(b, g->first);
-	put_i64(b, g->last);
+	put_i64(b, (int64_t)seq_gap_count(g));
+	/* dropped records: no flush numbers */
+	if (g->records) {
+		put_null(b);
+		put_null(b);
+	} else {
+		put_i64(b, g->first);
+		put_i64(b, g->last);
+	}
 	return row_end(p, b, row);
 }
 

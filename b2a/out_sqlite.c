@@ -273,15 +273,21 @@ static int sq_lost(struct output *o, const struct seq_gap *g)
 	struct sq *s = (struct sq *)o;
 	sqlite3_stmt *st = s->ins_lost;
 
-	s->lost += (uint64_t)(g->last - g->first) + 1;
+	s->lost += seq_gap_count(g);
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)g->after_ts);
 	if (g->before_ts)
 		sqlite3_bind_int64(st, 2, (sqlite3_int64)g->before_ts);
 	else
 		sqlite3_bind_null(st, 2);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)(g->last - g->first) + 1);
-	sqlite3_bind_int64(st, 4, g->first);
-	sqlite3_bind_int64(st, 5, g->last);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)seq_gap_count(g));
+	/* dropped records: no flush numbers */
+	if (g->records) {
+		sqlite3_bind_null(st, 4);
+		sqlite3_bind_null(st, 5);
+	} else {
+		sqlite3_bind_int64(st, 4, g->first);
+		sqlite3_bind_int64(st, 5, g->last);
+	}
 	return step(s, st);
 }
 

@@ -20,7 +20,7 @@ static bool test_seen(const struct seqtrack *t, uint32_t seq)
 /* Account for base: step over it if seen, or end a run of lost numbers. */
 static void advance(struct seqtrack *t, uint32_t limit)
 {
-	struct seq_gap g;
+	struct seq_gap g = { .cpu = -1 };
 
 	while (t->base != limit) {
 		if (test_seen(t, t->base)) {
@@ -31,7 +31,6 @@ static void advance(struct seqtrack *t, uint32_t limit)
 		}
 		g.first = t->base;
 		g.after_ts = t->last_ts;
-		g.cpu = -1;
 		while (t->base != limit && !test_seen(t, t->base)) {
 			/* nothing was seen from top on: no need to look */
 			if (t->base == t->top) {
@@ -95,7 +94,7 @@ void seqrun_init(struct seqrun *r, int cpu, seq_gap_fn gap, void *ctx)
 
 void seqrun_see(struct seqrun *r, uint32_t seq, uint64_t ts)
 {
-	struct seq_gap g;
+	struct seq_gap g = { .cpu = -1 };
 
 	if (!r->started) {
 		r->started = true;

@@ -21,12 +21,24 @@
 
 #define SEQTRACK_WINDOW	(1u << 16)
 
+/*
+ * Lost data: flushes first..last, or (records != 0) that many records the
+ * tracer dropped on one CPU because its buffers were full (a packet
+ * record says so, format version 2).
+ */
 struct seq_gap {
 	uint32_t first, last;	/* the lost sequence numbers */
 	uint64_t after_ts;	/* timestamp of the flush before the gap */
 	uint64_t before_ts;	/* timestamp of the flush after it */
 	int cpu;		/* whose flushes were lost; -1: any CPU's */
+	uint64_t records;	/* records dropped; 0: flushes lost */
 };
+
+/* How many flushes, or records, a gap stands for. */
+static inline uint64_t seq_gap_count(const struct seq_gap *g)
+{
+	return g->records ? g->records : (uint64_t)(g->last - g->first) + 1;
+}
 
 typedef void (*seq_gap_fn)(void *ctx, const struct seq_gap *gap);
 

@@ -108,6 +108,17 @@ static void begin(int group, int hook, int cpu, uint32_t tid, uint64_t ts)
 	put(LKET_ID(tid, group, hook, cpu), 8);
 }
 
+/* The timestamp of the record being built (bytes 8..15 of its head). */
+static uint64_t rec_timestamp(void)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v |= (uint64_t)rec[8 + (swap ? 7 - i : i)] << (8 * i);
+	return v;
+}
+
 static void patch16(size_t at, size_t v)
 {
 	size_t save = len;
@@ -117,15 +128,44 @@ static void patch16(size_t at, size_t v)
 	len = save;
 }
 
-/* The transport: one flush per record, numbered per CPU or globally. */
+/* Records the tracer dropped on a CPU since its last packet record (-p). */
+static uint32_t discarded[NCPU];
+
+/*
+ * The transport: one flush per record, numbered per CPU or globally.
+ * With -p, as the patched runtime writes them: each flush is a frame
+ * that starts with a packet record (lket.packet: the records dropped
+ * since the previous frame), and a lost record is one the tracer dropped
+ * (no frame, no number).  Without -p, a lost record is a lost flush.
+ */
 static void flush(int cpu, bool lose)
 {
-	uint8_t head[12];
-	size_t hlen = 0, save = len, i;
-	uint32_t words[3] = { LKET_FLUSH_V5_MAGIC,
-			      sequence[per_cpu_seq ? cpu : 0]++,
-			      (uint32_t)len };
+	uint8_t head[12], packet[LKET_RECORD_HEAD_SIZE + 4];
+	size_t hlen = 0, save = len, plen = 0, i;
+	uint32_t words[3];
 
+	if (lose && per_cpu_seq) {
+		discarded[cpu]++;
+		return;
+	}
+	if (per_cpu_seq) {
+		/* put() writes into rec; build the packet at its end */
+		len = sizeof(rec) - sizeof(packet);
+		put(LKET_RECORD_MAGIC, 2);
+		put(sizeof(packet), 2);
+		put(sizeof(packet), 2);
+		put(0, 2);
+		put(rec_timestamp(), 8);
+		put(LKET_ID(0, 0, 5, cpu), 8);	/* lket.packet */
+		put(discarded[cpu], 4);
+		memcpy(packet, rec + sizeof(rec) - sizeof(packet), sizeof(packet));
+		plen = sizeof(packet);
+		discarded[cpu] = 0;
+		len = save;
+	}
+	words[0] = LKET_FLUSH_V5_MAGIC;
+	words[1] = sequence[per_cpu_seq ? cpu : 0]++;
+	words[2] = (uint32_t)(plen + len);
 	if (lose)
 		return;
 	for (i = framing == F_V5 ? 0 : 1; framing != F_NONE && i < 3; i++) {
@@ -137,6 +177,7 @@ static void flush(int cpu, bool lose)
 	}
 	len = save;
 	fwrite(head, 1, hlen, files[cpu]);
+	fwrite(packet, 1, plen, files[cpu]);
 	fwrite(rec, 1, len, files[cpu]);
 }
 

@@ -63,10 +63,10 @@ case_dup()      { $gen golden t && cp t_0 stpd_cpu0; echo t_0 t_1 t_0 stpd_cpu0;
 # second file and is still read first.
 case_pcpu()     { $gen -p golden t; echo t; }
 case_pcpu_order() { $gen -p golden t; echo t_1 t_0; }
-# CPU 1's second flush (8-byte header + a 32-byte syscall.entry record)
-# cut out: a gap in its own numbers
+# CPU 1's second flush (8-byte header, 28-byte packet record, a 32-byte
+# syscall.entry record) cut out: a gap in its own numbers
 case_pcpu_lost() {
-	$gen -p golden t && head -c 40 t_1 > x && tail -c +81 t_1 >> x &&
+	$gen -p golden t && head -c 68 t_1 > x && tail -c +137 t_1 >> x &&
 		mv x t_1; echo t; }
 # 5 stale bytes where a flush header should be: after t_1's first flush
 # (8-byte header + a 32-byte syscall.entry record)

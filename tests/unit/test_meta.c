@@ -76,8 +76,14 @@ static void test_init_group0(void **state)
 	assert_int_equal(e->sys.n, 3);
 	expect_field(&e->sys.f[2], LKET_STRING, "name", false);
 
+	e = meta_get(m, 0, 5);
+	assert_non_null(e);
+	assert_string_equal(e->name, "lket.packet");
+	assert_int_equal(e->sys.n, 1);
+	expect_field(&e->sys.f[0], LKET_INT32, "discarded", false);
+
 	/* only group 0 is known in advance */
-	assert_null(meta_get(m, 0, 5));
+	assert_null(meta_get(m, 0, 6));
 	assert_null(meta_get(m, 1, 1));
 	assert_null(meta_get(m, 2, 1));
 }

@@ -114,19 +114,10 @@ static int csv_lost(struct output *o, const struct seq_gap *g)
 	*p++ = ',';
 	if (g->cpu >= 0)
 		p = fmt_u64(p, (uint64_t)g->cpu);
-	p = put_lit(p, g->records ? ",,,,lket.dropped,count=" :
-			",,,,lket.lost,count=");
-	p = fmt_u64(p, seq_gap_count(g));
-	if (!g->records) {
-		p = put_lit(p, " first_seq=");
-		p = fmt_u64(p, g->first);
-		p = put_lit(p, " last_seq=");
-		p = fmt_u64(p, g->last);
-	}
-	if (g->before_ts) {
-		p = put_lit(p, " until=");
-		p = timefmt_put(&c->lo.time, p, g->before_ts);
-	}
+	p = put_lit(p, ",,,,");
+	p = put_lit(p, outfmt_gap_name(g));
+	*p++ = ',';
+	p = outfmt_gap_fields(p, &c->lo.time, g);
 	*p++ = '\n';
 	c->lo.ob.p = p;
 	return 0;

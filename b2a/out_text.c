@@ -136,20 +136,10 @@ static int text_lost(struct output *o, const struct seq_gap *g)
 		p = fmt_u64(p, (uint64_t)g->cpu);
 	else
 		*p++ = '-';
-	p = put_lit(p, t->lo.opt.no_comm ? " - -" : " - - -");
-	p = put_lit(p, g->records ? " lket.dropped count=" :
-			" lket.lost count=");
-	p = fmt_u64(p, seq_gap_count(g));
-	if (!g->records) {
-		p = put_lit(p, " first_seq=");
-		p = fmt_u64(p, g->first);
-		p = put_lit(p, " last_seq=");
-		p = fmt_u64(p, g->last);
-	}
-	if (g->before_ts) {
-		p = put_lit(p, " until=");
-		p = timefmt_put(&t->lo.time, p, g->before_ts);
-	}
+	p = put_lit(p, t->lo.opt.no_comm ? " - - " : " - - - ");
+	p = put_lit(p, outfmt_gap_name(g));
+	*p++ = ' ';
+	p = outfmt_gap_fields(p, &t->lo.time, g);
 	*p++ = '\n';
 	t->lo.ob.p = p;
 	return 0;

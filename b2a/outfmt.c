@@ -186,6 +186,24 @@ char *outfmt_json_uint(char *p, uint64_t v)
 	return p;
 }
 
+/* count=N, the flush numbers (none for dropped records), until= if known */
+char *outfmt_gap_fields(char *p, struct timefmt *tf, const struct seq_gap *g)
+{
+	p = put_lit(p, "count=");
+	p = fmt_u64(p, seq_gap_count(g));
+	if (!g->records) {
+		p = put_lit(p, " first_seq=");
+		p = fmt_u64(p, g->first);
+		p = put_lit(p, " last_seq=");
+		p = fmt_u64(p, g->last);
+	}
+	if (g->before_ts) {
+		p = put_lit(p, " until=");
+		p = timefmt_put(tf, p, g->before_ts);
+	}
+	return p;
+}
+
 size_t outfmt_fields_room(const struct event *ev)
 {
 	const struct value *v, *end = ev->v + ev->nvalues;

@@ -103,4 +103,13 @@ char *outfmt_csv_cell(char *p, const char *s, size_t len);
 size_t outfmt_fields_room(const struct event *ev);
 char *outfmt_fields(char *p, const struct event *ev);
 
+/* A gap's line, as text and CSV show it: lket.lost (flushes) or
+ * lket.dropped (records), then its fields (at most 128 bytes). */
+static inline const char *outfmt_gap_name(const struct seq_gap *g)
+{
+	return g->records ? "lket.dropped" : "lket.lost";
+}
+
+char *outfmt_gap_fields(char *p, struct timefmt *tf, const struct seq_gap *g);
+
 #endif

@@ -10,22 +10,28 @@ seconds=${2:-60}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$build/fuzz
 mkdir -p "$out/corpus" "$out/seeds"
+rm -f "$out/seeds/"*.seed
 cd "$top"
 clang -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-o "$out/fuzz_b2a" tests/fuzz/fuzz_b2a.c \
 	b2a/diag.c b2a/stream.c b2a/seqtrack.c b2a/merge.c b2a/meta.c \
 	b2a/decode.c b2a/procmap.c b2a/outbuf.c b2a/out_text.c b2a/convert.c \
-	b2a/outfmt.c b2a/filter.c b2a/report.c
-# seeds: each golden trace's two files, joined with the split byte the
-# target reads first (so the split falls near the real boundary)
+	b2a/outfmt.c b2a/filter.c b2a/report.c b2a/out_json.c b2a/out_csv.c \
+	b2a/out_sqlite.c b2a/sqlschema.c -lsqlite3
+# seeds: each golden trace's two files, after a byte for each output the
+# target chooses from (text, JSON, CSV, SQLite) and the split byte (so the
+# split falls near the real boundary)
 for f in v4 v5 none; do
 	"$build/lket-gen" -f $f golden "$out/seeds/$f"
 	a=$(wc -c < "$out/seeds/${f}_0")
 	b=$(wc -c < "$out/seeds/${f}_1")
 	byte=$((a * 255 / (a + b)))
-	{ printf "\\$(printf %o "$byte")"; cat "$out/seeds/${f}_0" "$out/seeds/${f}_1"; } \
-		> "$out/seeds/$f.seed"
+	for o in 0 1 2 3; do
+		{ printf "\\$(printf %o "$o")\\$(printf %o "$byte")"
+		  cat "$out/seeds/${f}_0" "$out/seeds/${f}_1"; } \
+			> "$out/seeds/$f-$o.seed"
+	done
 	rm -f "$out/seeds/${f}_0" "$out/seeds/${f}_1"
 done
 cd "$out"

@@ -47,6 +47,8 @@ static const char usage[] =
 "      --schema NAME  PostgreSQL schema (default: named after the trace)\n"
 "      --replace  overwrite an existing database file or schema\n"
 "      --report FILE  latency report of entry/return pairs and requests\n"
+"      --stat     write a summary to the -o file instead of the event lines:\n"
+"                 events by type, CPU and process, the time span, losses\n"
 "  -t, --time FORMAT  time as abs (trace clock, seconds; the default),\n"
 "                 rel (since the first event), wall (UTC, from the trace\n"
 "                 header), raw (ns)\n"
@@ -277,7 +279,7 @@ static int expand_dir(const char *dir, char ***list, size_t *n, size_t *cap,
 
 enum {
 	OPT_PG = 256, OPT_SCHEMA, OPT_REPLACE, OPT_REPORT, OPT_PID, OPT_TID,
-	OPT_COMM, OPT_CPU, OPT_EVENT, OPT_FROM, OPT_TO, OPT_VERSION,
+	OPT_COMM, OPT_CPU, OPT_EVENT, OPT_FROM, OPT_TO, OPT_VERSION, OPT_STAT,
 };
 
 static const struct option long_options[] = {
@@ -299,6 +301,7 @@ static const struct option long_options[] = {
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "to", required_argument, NULL, OPT_TO },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "stat", no_argument, NULL, OPT_STAT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -434,7 +437,7 @@ int main(int argc, char **argv)
 	size_t nouts = 0;
 	char **paths = NULL;
 	size_t npaths = 0, cap = 0, i;
-	bool no_files = false, refused;
+	bool no_files = false, refused, summary = false;
 	struct file_out files[3] = {
 		{ .option = "-d" }, { .option = "--report" }, { .option = "-o" },
 	};
@@ -524,6 +527,9 @@ int main(int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
+		case OPT_STAT:
+			summary = true;
+			break;
 		case OPT_VERSION:
 			printf("lket-b2a %s\n", LKET_VERSION);
 			return 0;
@@ -536,6 +542,14 @@ int main(int argc, char **argv)
 		}
 	}
 	sqlite.diag = pg.diag = &rep.d;
+	if (summary && format && strcmp(format, "text")) {
+		fprintf(stderr, "lket-b2a: --stat writes text, not -f %s\n",
+			format);
+		filter_free(&filter);
+		return 2;
+	}
+	if (summary)
+		format = "text";
 	/* a database alone writes no lket.out, unless asked for */
 	if (!format)
 		format = (sqlite.path || pg.conninfo) && !out_path ? "none" :
@@ -638,6 +652,7 @@ int main(int argc, char **argv)
 		fd = files[TEXT].t.target ? files[TEXT].t.fd : STDOUT_FILENO;
 		ret = !strcmp(format, "json") ? output_json_new(&outs[nouts], fd, &topt) :
 		      !strcmp(format, "csv") ? output_csv_new(&outs[nouts], fd, &topt) :
+		      summary ? output_stat_new(&outs[nouts], fd, &topt) :
 		      output_text_new(&outs[nouts], fd, &topt);
 		if (!ret)
 			nouts++;

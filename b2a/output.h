@@ -67,6 +67,10 @@ int output_text_new(struct output **o, int fd, const struct text_options *opt);
 int output_json_new(struct output **o, int fd, const struct text_options *opt);
 int output_csv_new(struct output **o, int fd, const struct text_options *opt);
 
+/* --stat: a summary of the events (lket-b2a(1)), not their lines; fd stays
+ * open.  Of opt, the time format and the event name options count. */
+int output_stat_new(struct output **o, int fd, const struct text_options *opt);
+
 /* Several outputs fed the same; they are freed with it. */
 int output_tee_new(struct output **o, struct output **outs, size_t n);
 

@@ -106,6 +106,11 @@ case_filter_wall()  { $gen golden t; echo -t wall --from 2025-11-29T13:00:05.000
 case_filter_all()   { $gen golden t; echo --pid 4242 --cpu 0 --event 'syscall.*' --from 0.000001 t; }
 case_filter_bad()   { $gen golden t; echo --from 13:00 t; }
 case_filter_to_edge() { $gen golden t; echo --to 2025-11-29T13:00:05 t; }
+# --stat: counts by type, CPU and process, the span, the lost flush; of
+# the filtered events only; text only
+case_stat()         { $gen golden t; echo --stat t; }
+case_stat_filter()  { $gen golden t; echo --stat -t rel -i --pid 4242 t; }
+case_stat_json()    { $gen golden t; echo --stat -f json t; }
 # SQLite: the tables, queried back
 case_sqlite()   { $gen golden t; echo -f none -d t.db t; }
 case_sqlite_strings() { $gen strings t; echo -f none -d t.db t; }

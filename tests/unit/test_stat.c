@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/* stat: the --stat summary, byte for byte. */
+#include "unit.h"
+
+#include "../../b2a/output.h"
+
+static struct meta meta;
+
+static int setup(void **state)
+{
+	if (unit_dir_setup(state) || meta_init(&meta) ||
+	    meta_register(&meta, 1, 1, false, "STRING", "syscall_name") ||
+	    meta_name(&meta, 1, 1, "syscall.entry"))
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	meta_free(&meta);
+	return unit_dir_teardown(state);
+}
+
+/* syscall.entry of tid 100 on CPU 2 at 1.5 s */
+static const uint8_t rec_entry[] = {
+	LE16(LKET_RECORD_MAGIC),	/* magic */
+	LE16(29),			/* total_size */
+	LE16(29),			/* sys_size */
+	LE16(0),			/* flags */
+	LE64(1500000000ull),		/* timestamp */
+	LE64(LKET_ID(100, 1, 1, 2)),	/* id: tid 100, 1:1, CPU 2 */
+	'r', 'e', 'a', 'd', 0,		/* syscall_name */
+};
+
+/* 200:9, which nothing describes, of tid 1 on CPU 1 at 1 s */
+static const uint8_t rec_unknown[] = {
+	LE16(LKET_RECORD_MAGIC),	/* magic */
+	LE16(28),			/* total_size */
+	LE16(28),			/* sys_size */
+	LE16(0),			/* flags */
+	LE64(1000000000ull),		/* timestamp */
+	LE64(LKET_ID(1, 200, 9, 1)),	/* id: tid 1, 200:9, CPU 1 */
+	0xde, 0xad, 0xbe, 0xef,		/* fields */
+};
+
+static const struct proc bash = { .tid = 100, .pid = 42, .comm = "ba sh",
+				  .comm_len = 5 };
+
+static struct trace_info info = { .first_ts = 1000000000ull };
+
+struct sink {
+	struct output *o;
+	int fd;
+	char text[4096];
+};
+
+static void sink_open(struct sink *k, const struct text_options *opt)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/stat.out", unit_dir);
+	k->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	assert_true(k->fd >= 0);
+	assert_int_equal(output_stat_new(&k->o, k->fd, opt), 0);
+	k->o->trace = &info;
+}
+
+static void sink_event(struct sink *k, const uint8_t *rec,
+		       const struct proc *proc)
+{
+	struct stream s = { .swap = host_big_endian() };
+	struct event ev;
+
+	s.rec.data = rec;
+	s.rec.size = stream_u16(&s, rec + 2);
+	s.rec.sys_size = stream_u16(&s, rec + 4);
+	s.rec.timestamp = stream_u64(&s, rec + 8);
+	s.rec.id = stream_u64(&s, rec + 16);
+	assert_int_equal(decode_record(&meta, &s, &ev), 0);
+	assert_int_equal(k->o->event(k->o, &ev, proc), 0);
+}
+
+static void sink_expect(struct sink *k, const char *want)
+{
+	ssize_t n;
+
+	assert_int_equal(k->o->finish(k->o), 0);
+	k->o->free(k->o);
+	n = pread(k->fd, k->text, sizeof(k->text) - 1, 0);
+	assert_true(n >= 0);
+	k->text[n] = '\0';
+	assert_string_equal(k->text, want);
+	close(k->fd);
+}
+
+static void test_empty(void **state)
+{
+	struct text_options opt = { .time = TIME_ABS };
+	struct sink k;
+
+	(void)state;
+	sink_open(&k, &opt);
+	sink_expect(&k,
+		    "events: 0\nfirst: -\nlast: -\nduration: -\n"
+		    "flushes lost: 0\nrecords dropped: 0\n"
+		    "\nevents by type:\n       count event\n"
+		    "\nevents by CPU:\n       count cpu\n"
+		    "\nevents by process:\n       count      pid comm\n");
+}
+
+/* Counts sorted highest first; losses summed; the time in -t's format. */
+static void test_counts(void **state)
+{
+	struct text_options opt = { .time = TIME_REL, .ids = true };
+	struct seq_gap lost = { .first = 3, .last = 5, .cpu = -1 };
+	struct seq_gap dropped = { .cpu = 1, .records = 7 };
+	struct sink k;
+
+	(void)state;
+	sink_open(&k, &opt);
+	sink_event(&k, rec_unknown, NULL);
+	sink_event(&k, rec_entry, &bash);
+	sink_event(&k, rec_entry, &bash);
+	assert_int_equal(k.o->lost(k.o, &lost), 0);
+	assert_int_equal(k.o->lost(k.o, &dropped), 0);
+	assert_int_equal(k.o->lost(k.o, &dropped), 0);
+	sink_expect(&k,
+		    "events: 3\nfirst: 0.000000000\nlast: 0.500000000\n"
+		    "duration: 0.500000000\n"
+		    "flushes lost: 3\nrecords dropped: 14\n"
+		    "\nevents by type:\n       count event\n"
+		    "           2 syscall.entry[1:1]\n"
+		    "           1 unknown[200:9]\n"
+		    "\nevents by CPU:\n       count cpu\n"
+		    "           2 2\n"
+		    "           1 1\n"
+		    "\nevents by process:\n       count      pid comm\n"
+		    "           2       42 ba\\x20sh\n"
+		    "           1        - -\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_counts),
+	};
+
+	return cmocka_run_group_tests_name("stat", tests, setup, teardown);
+}

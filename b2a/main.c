@@ -52,6 +52,8 @@ static const char usage[] =
 "  -t, --time FORMAT  time as abs (trace clock, seconds; the default),\n"
 "                 rel (since the first event), wall (UTC, from the trace\n"
 "                 header), raw (ns)\n"
+"      --delta    add the time since the previous event after the time\n"
+"                 (text): +0.000001000\n"
 "  -i             add [group:hook] to every event name\n"
 "  -N             print group:hook instead of event names\n"
 "  -C             leave out the process name column (text)\n"
@@ -280,6 +282,7 @@ static int expand_dir(const char *dir, char ***list, size_t *n, size_t *cap,
 enum {
 	OPT_PG = 256, OPT_SCHEMA, OPT_REPLACE, OPT_REPORT, OPT_PID, OPT_TID,
 	OPT_COMM, OPT_CPU, OPT_EVENT, OPT_FROM, OPT_TO, OPT_VERSION, OPT_STAT,
+	OPT_DELTA,
 };
 
 static const struct option long_options[] = {
@@ -302,6 +305,7 @@ static const struct option long_options[] = {
 	{ "to", required_argument, NULL, OPT_TO },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "stat", no_argument, NULL, OPT_STAT },
+	{ "delta", no_argument, NULL, OPT_DELTA },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -527,6 +531,9 @@ int main(int argc, char **argv)
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
+		case OPT_DELTA:
+			topt.delta = true;
+			break;
 		case OPT_STAT:
 			summary = true;
 			break;

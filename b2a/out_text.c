@@ -29,6 +29,8 @@ struct proc_text {
 
 struct text {
 	struct line_output lo;	/* first: the output is freed through it */
+	bool have_prev;		/* --delta: prev_ts is the last line's */
+	uint64_t prev_ts;
 	struct proc_text procs[PROC_CACHE];
 };
 
@@ -64,6 +66,29 @@ static char *put_proc(struct text *t, char *p, uint32_t tid,
 	return p + c->len;
 }
 
+/*
+ * --delta: " +S.NNNNNNNNN" since the previous event line, signed (a
+ * damaged trace can go back in time); the first line's is 0.
+ */
+static char *put_delta(struct text *t, char *p, uint64_t ts)
+{
+	uint64_t d = t->have_prev ? ts - t->prev_ts : 0;
+
+	*p++ = ' ';
+	if (t->have_prev && ts < t->prev_ts) {
+		*p++ = '-';
+		d = t->prev_ts - ts;
+	} else {
+		*p++ = '+';
+	}
+	p = fmt_u64(p, d / 1000000000u);
+	*p++ = '.';
+	p = fmt_u64_pad(p, d % 1000000000u, 9);
+	t->have_prev = true;
+	t->prev_ts = ts;
+	return p;
+}
+
 static int text_event(struct output *o, const struct event *ev,
 		      const struct proc *proc)
 {
@@ -72,7 +97,7 @@ static int text_event(struct output *o, const struct event *ev,
 	/* a bound, not a count: every record byte yields at most 4
 	 * characters of a string, every value at most its prefix and a
 	 * number */
-	size_t room = 64 + OUTFMT_TIME_MAX + OUTFMT_NAME_MAX + META_NAME_PAD +
+	size_t room = 96 + OUTFMT_TIME_MAX + OUTFMT_NAME_MAX + META_NAME_PAD +
 		      sizeof(t->procs[0].text) + 4 * ev->rec->size +
 		      (size_t)ev->nvalues * (FIELD_PREFIX_PAD + OUTBUF_NUM_MAX);
 	char *p;
@@ -87,6 +112,8 @@ static int text_event(struct output *o, const struct event *ev,
 	if (ret)
 		return ret;
 	p = timefmt_put(&t->lo.time, t->lo.ob.p, ev->rec->timestamp);
+	if (t->lo.opt.delta)
+		p = put_delta(t, p, ev->rec->timestamp);
 	*p++ = ' ';
 	p = fmt_u64(p, ev->cpu);
 	p = put_proc(t, p, ev->tid, proc);
@@ -129,6 +156,9 @@ static int text_lost(struct output *o, const struct seq_gap *g)
 	if (ret)
 		return ret;
 	p = timefmt_put(&t->lo.time, t->lo.ob.p, g->after_ts);
+	/* a gap is no event: no delta, and the next is the event's before */
+	if (t->lo.opt.delta)
+		p = put_lit(p, " -");
 	/* the CPU when known (format version 2); TID PID and, unless -C,
 	 * COMM: none of them */
 	*p++ = ' ';

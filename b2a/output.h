@@ -58,6 +58,7 @@ struct text_options {
 	bool ids;		/* add [group:hook] to the event name */
 	bool no_names;		/* group:hook instead of the event name */
 	bool no_comm;		/* leave the process name out */
+	bool delta;		/* text: time since the previous event */
 };
 
 /* The lket.out writer; fd stays open. */

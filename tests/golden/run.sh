@@ -111,6 +111,9 @@ case_filter_to_edge() { $gen golden t; echo --to 2025-11-29T13:00:05 t; }
 case_stat()         { $gen golden t; echo --stat t; }
 case_stat_filter()  { $gen golden t; echo --stat -t rel -i --pid 4242 t; }
 case_stat_json()    { $gen golden t; echo --stat -f json t; }
+# --delta: since the previous printed event; a gap's line has none
+case_delta()        { $gen golden t; echo --delta t; }
+case_delta_filter() { $gen golden t; echo --delta -t rel -C --cpu 1 t; }
 # SQLite: the tables, queried back
 case_sqlite()   { $gen golden t; echo -f none -d t.db t; }
 case_sqlite_strings() { $gen strings t; echo -f none -d t.db t; }

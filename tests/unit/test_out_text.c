@@ -313,6 +313,28 @@ static void test_lost(void **state)
 		    "1.000000000 1 - - - lket.lost count=3 first_seq=5 last_seq=7 until=2.000000000\n");
 }
 
+/* --delta: since the previous event line, signed; a gap's line has none. */
+static void test_delta(void **state)
+{
+	struct text_options opt = { .time = TIME_RAW, .delta = true,
+				    .no_comm = true };
+	struct sink k;
+
+	(void)state;
+	sink_open(&k, &opt);
+	sink_event(&k, rec_quoted, &bash);
+	sink_event(&k, rec_return, &bash);
+	sink_lost(&k, 5, 7, 1500000000ull, 1600000000ull);
+	sink_event(&k, rec_entry, &bash);
+	sink_event(&k, rec_io, NULL);
+	sink_expect(&k,
+		    "1000000000 +0.000000000 2 100 42 syscall.entry syscall_name=\"a \\\"q\\\"\\\\\\t\"\n"
+		    "2000000000 +1.000000000 2 100 42 syscall.return[1:2] raw=7265616400\n"
+		    "1500000000 - - - - lket.lost count=3 first_seq=5 last_seq=7 until=1600000000\n"
+		    "1234567890123 +1232.567890123 2 100 42 syscall.entry syscall_name=\"read\"\n"
+		    "5000000001 -1229.567890122 0 7 - io.submit buf_addr=0x7f0012345000 request_flags=0x8001 count=-5 path=\"/tmp/x\" u=-1\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_without_metadata),
 		cmocka_unit_test(test_lost),
+		cmocka_unit_test(test_delta),
 	};
 
 	return cmocka_run_group_tests_name("out_text", tests, setup, teardown);

@@ -200,6 +200,7 @@ sqlite sqlite_strings sqlite_exists sqlite_replace sqlite_stdout sqlite_device s
 report report_pid report_sqlite report_none report_backwards
 clash_input clash_link clash_hardlink clash_db clash_report clash_db_report
 keep_nosuch keep_db replace_output report_stdout quiet
+stat stat_filter stat_json delta delta_filter
 version badopt badopt_arg}
 pass=0 fail=0
 for c in $cases; do

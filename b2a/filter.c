@@ -26,11 +26,19 @@ static void free_list(char **list, size_t n)
 
 void filter_free(struct filter *f)
 {
+	size_t i;
+
 	free(f->tids);
 	free(f->pids);
 	free_list(f->comms, f->ncomms);
 	free_list(f->events, f->nevents);
 	free(f->event_cache);
+	for (i = 0; i < f->nwheres; i++) {
+		free(f->wheres[i].name);
+		free(f->wheres[i].text);
+	}
+	free(f->wheres);
+	free(f->strbuf);
 	filter_init(f);
 }
 
@@ -243,6 +251,81 @@ static uint64_t resolve(const struct time_bound *b,
 	}
 }
 
+/* A whole integer, signed, decimal or 0x hex, of 64 bits signed or not. */
+static int parse_int(const char *s, __int128 *v)
+{
+	bool neg = *s == '-';
+	unsigned long long x;
+	char *end;
+
+	if (neg)
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(s, &end, !strncmp(s, "0x", 2) || !strncmp(s, "0X", 2) ?
+		     16 : 10);
+	if (errno || *end || (neg && x > (unsigned long long)INT64_MAX + 1))
+		return -EINVAL;
+	*v = neg ? -(__int128)x : (__int128)x;
+	return 0;
+}
+
+int filter_add_where(struct filter *f, const char *expr)
+{
+	static const char *const ops[] = {
+		[WHERE_EQ] = "==", [WHERE_NE] = "!=", [WHERE_LE] = "<=",
+		[WHERE_GE] = ">=", [WHERE_LT] = "<", [WHERE_GT] = ">",
+	};
+	/* two-character operators first: "<=" is not "<" then "=3" */
+	static const enum where_op order[] = {
+		WHERE_EQ, WHERE_NE, WHERE_LE, WHERE_GE, WHERE_LT, WHERE_GT,
+	};
+	struct where w = { 0 };
+	size_t nlen = strcspn(expr, "=!<>"), vlen, i;
+	const char *p = expr + nlen, *val;
+	int ret;
+
+	while (nlen && expr[nlen - 1] == ' ')
+		nlen--;
+	for (i = 0; i < nlen; i++)
+		if (!isalnum((unsigned char)expr[i]) && expr[i] != '_')
+			return -EINVAL;
+	if (!nlen)
+		return -EINVAL;
+	for (i = 0; i < 6; i++)
+		if (!strncmp(p, ops[order[i]], strlen(ops[order[i]])))
+			break;
+	if (i == 6)
+		return -EINVAL;
+	w.op = order[i];
+	val = p + strlen(ops[w.op]);
+	val += strspn(val, " ");
+	vlen = strlen(val);
+	if (vlen >= 2 && val[0] == '"' && val[vlen - 1] == '"') {
+		val++;
+		vlen -= 2;
+	} else {
+		if (!vlen)
+			return -EINVAL;
+		w.is_int = !parse_int(val, &w.num);
+	}
+	/* a string has no order */
+	if (!w.is_int && w.op != WHERE_EQ && w.op != WHERE_NE)
+		return -EINVAL;
+	w.name = strndup(expr, nlen);
+	w.text = strndup(val, vlen);
+	ret = w.name && w.text ? push((void **)&f->wheres, &f->nwheres,
+				      sizeof(w), &w) : -ENOMEM;
+	if (ret) {
+		free(w.name);
+		free(w.text);
+		return ret;
+	}
+	f->active = true;
+	return 0;
+}
+
 int filter_prepare(struct filter *f, const struct trace_info *info)
 {
 	if ((f->from.kind == BOUND_WALL || f->to.kind == BOUND_WALL) &&
@@ -287,6 +370,64 @@ static bool event_passes(struct filter *f, const struct event *ev)
 	return *c == 1;
 }
 
+static bool compare(enum where_op op, __int128 a, __int128 b)
+{
+	switch (op) {
+	case WHERE_EQ:
+		return a == b;
+	case WHERE_NE:
+		return a != b;
+	case WHERE_LT:
+		return a < b;
+	case WHERE_LE:
+		return a <= b;
+	case WHERE_GT:
+		return a > b;
+	default:
+		return a >= b;
+	}
+}
+
+/* A string field's value against a glob: == matches, != does not. */
+static bool string_matches(struct filter *f, const struct where *w,
+			   const struct value *v)
+{
+	size_t size = (size_t)v->slen + 1;
+	char *bigger;
+
+	if (w->op != WHERE_EQ && w->op != WHERE_NE)
+		return false;
+	if (size > f->strbuf_size) {
+		bigger = realloc(f->strbuf, size);
+		if (!bigger)
+			return false;
+		f->strbuf = bigger;
+		f->strbuf_size = size;
+	}
+	memcpy(f->strbuf, v->s, v->slen);
+	f->strbuf[v->slen] = '\0';
+	return !fnmatch(w->text, f->strbuf, 0) == (w->op == WHERE_EQ);
+}
+
+/* An event without the field does not match, whatever the operator. */
+static bool where_matches(struct filter *f, const struct where *w,
+			  const struct event *ev)
+{
+	const struct value *v = ev->v, *end = ev->v + ev->nvalues;
+
+	for (; v < end && strcmp(v->f->name, w->name); v++)
+		;
+	if (v == end)
+		return false;
+	if (v->f->type == LKET_STRING)
+		return string_matches(f, w, v);
+	if (!w->is_int)
+		return false;
+	/* addresses and flags are unsigned, as printed */
+	return compare(w->op, v->f->hex ? (__int128)value_unsigned(v) :
+			      (__int128)v->i, w->num);
+}
+
 bool filter_event(struct filter *f, const struct event *ev,
 		  const struct proc *proc)
 {
@@ -324,5 +465,8 @@ bool filter_event(struct filter *f, const struct event *ev,
 	}
 	if (f->nevents && !event_passes(f, ev))
 		return false;
+	for (i = 0; i < f->nwheres; i++)
+		if (!where_matches(f, &f->wheres[i], ev))
+			return false;
 	return true;
 }

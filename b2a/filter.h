@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * filter.h - which events reach the output: by process, thread, process
- * name, CPU, event name and time.
+ * name, CPU, event name, time and field values.
  *
  * The converter asks the filter about every event after decoding it; an
  * event that is filtered out still updates the process map and still
@@ -35,6 +35,17 @@ struct time_bound {
 	int64_t ns;		/* since the first event, or since 1970 */
 };
 
+/* --where NAME OP VALUE */
+enum where_op { WHERE_EQ, WHERE_NE, WHERE_LT, WHERE_LE, WHERE_GT, WHERE_GE };
+
+struct where {
+	char *name;		/* the field's */
+	enum where_op op;
+	char *text;		/* the value: a glob for strings */
+	bool is_int;		/* text is an integer too, num */
+	__int128 num;		/* a 64-bit signed or unsigned value */
+};
+
 struct filter {
 	bool active;		/* some criterion was given */
 	uint32_t *tids;
@@ -47,12 +58,22 @@ struct filter {
 	uint64_t from_ts, to_ts;	/* in trace time, after filter_prepare */
 	/* per group:hook, for named events: 0 not yet asked, 1 in, 2 out */
 	uint8_t *event_cache;
+	struct where *wheres;	/* all must match */
+	size_t nwheres;
+	char *strbuf;		/* a string value, NUL-terminated for fnmatch */
+	size_t strbuf_size;
 };
 
 void filter_init(struct filter *f);
 void filter_free(struct filter *f);
 /* Add a criterion from its option text.  -EINVAL if arg is malformed. */
 int filter_add(struct filter *f, enum filter_kind kind, const char *arg);
+/*
+ * Add --where "NAME OP VALUE": OP one of == != < <= > >=, VALUE an integer
+ * (decimal, 0x hex, signed) or, for == and != only, a string or shell
+ * glob, in double quotes or not.  -EINVAL if expr is none of these.
+ */
+int filter_add_where(struct filter *f, const char *expr);
 /*
  * Turn --from/--to into trace time once the first event's time and the
  * trace header are known.  -ENODATA: a wall-clock time was given and the

@@ -65,6 +65,10 @@ static const char usage[] =
 "      --event LIST  event names, globs or prefixes: syscall,iosyscall.open*\n"
 "      --from TIME   SECONDS since the first event, or YYYY-MM-DDTHH:MM:SS[.N]\n"
 "      --to TIME     UTC (needs the trace header); both ends included\n"
+"      --where EXPR  a field's value, NAME OP VALUE; OP: == != < <= > >=;\n"
+"                    VALUE an integer, or a string or glob (== != only):\n"
+"                    'fd==3', 'syscall_name==read' (repeatable, all must\n"
+"                    match; events without the field do not)\n"
 "  -q, --quiet    do not report damage or lost flushes on standard error\n"
 "                 (still counted), nor progress on a terminal\n"
 "  -h, --help     this help\n"
@@ -282,7 +286,7 @@ static int expand_dir(const char *dir, char ***list, size_t *n, size_t *cap,
 enum {
 	OPT_PG = 256, OPT_SCHEMA, OPT_REPLACE, OPT_REPORT, OPT_PID, OPT_TID,
 	OPT_COMM, OPT_CPU, OPT_EVENT, OPT_FROM, OPT_TO, OPT_VERSION, OPT_STAT,
-	OPT_DELTA,
+	OPT_DELTA, OPT_WHERE,
 };
 
 static const struct option long_options[] = {
@@ -306,6 +310,7 @@ static const struct option long_options[] = {
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "stat", no_argument, NULL, OPT_STAT },
 	{ "delta", no_argument, NULL, OPT_DELTA },
+	{ "where", required_argument, NULL, OPT_WHERE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -497,6 +502,17 @@ int main(int argc, char **argv)
 					ret == -EINVAL ? (opt == OPT_FROM || opt == OPT_TO ?
 					"not SECONDS[.FRACTION] nor YYYY-MM-DDTHH:MM:SS[.FRACTION][Z]" :
 					"not a valid list") : strerror(-ret));
+				filter_free(&filter);
+				return 2;
+			}
+			break;
+		case OPT_WHERE:
+			ret = filter_add_where(&filter, optarg);
+			if (ret) {
+				fprintf(stderr, "lket-b2a: --where %s: %s\n", optarg,
+					ret == -EINVAL ?
+					"not NAME OP VALUE (OP one of == != < <= > >=; a string value takes == or != only)" :
+					strerror(-ret));
 				filter_free(&filter);
 				return 2;
 			}

@@ -114,6 +114,13 @@ case_stat_json()    { $gen golden t; echo --stat -f json t; }
 # --delta: since the previous printed event; a gap's line has none
 case_delta()        { $gen golden t; echo --delta t; }
 case_delta_filter() { $gen golden t; echo --delta -t rel -C --cpu 1 t; }
+# --where: field values; events without the field do not pass
+case_where_string() { $gen golden t; echo --where 'syscall_name==get*' t; }
+case_where_int()    { $gen golden t; echo --where 'data_length>=74' --where 'priority!=7' t; }
+case_where_hex()    { $gen golden t; echo --where 'memory_address>0x7f0000000000' -f csv t; }
+case_where_all()    { $gen golden t; echo --where flags==0x41 --where mode==420 --where 'filename==*quoted*' t; }
+case_where_neg()    { $gen golden t; echo --where 'return<0' t; }
+case_where_bad()    { $gen golden t; echo --where 'syscall_name<read' t; }
 # SQLite: the tables, queried back
 case_sqlite()   { $gen golden t; echo -f none -d t.db t; }
 case_sqlite_strings() { $gen strings t; echo -f none -d t.db t; }
@@ -201,6 +208,7 @@ report report_pid report_sqlite report_none report_backwards
 clash_input clash_link clash_hardlink clash_db clash_report clash_db_report
 keep_nosuch keep_db replace_output report_stdout quiet
 stat stat_filter stat_json delta delta_filter
+where_string where_int where_hex where_all where_neg where_bad
 version badopt badopt_arg}
 pass=0 fail=0
 for c in $cases; do

@@ -188,6 +188,98 @@ static void test_times(void **state)
 	filter_free(&f);
 }
 
+static void test_where_parse(void **state)
+{
+	static const char *const bad[] = {
+		"", "fd", "fd=3", "==3", "fd==", "f d==3", "fd=>3", "fd<>3",
+		"name<read", "name>=\"3\"", "fd<0x", "fd<-", "fd<1e3",
+		"fd<18446744073709551616", "fd>-9223372036854775809",
+	};
+	static const char *const good[] = {
+		"fd==3", "fd == 3", "count>=4096", "addr<0xffffffff00000000",
+		"ret<-9223372036854775808", "name==read*", "name!=\"3\"",
+		"fd<=18446744073709551615", "fd>-1", "name==\"\"",
+	};
+	struct filter f;
+	size_t i;
+
+	(void)state;
+	filter_init(&f);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(filter_add_where(&f, bad[i]), -EINVAL);
+	assert_false(f.active);
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		assert_int_equal(filter_add_where(&f, good[i]), 0);
+	assert_true(f.active);
+	assert_int_equal(f.nwheres, sizeof(good) / sizeof(good[0]));
+	assert_string_equal(f.wheres[1].name, "fd");
+	assert_int_equal(f.wheres[4].op, WHERE_LT);
+	assert_true(f.wheres[4].num == -(__int128)9223372036854775807ll - 1);
+	assert_false(f.wheres[6].is_int);
+	assert_string_equal(f.wheres[6].text, "3");
+	filter_free(&f);
+}
+
+/* One where against one event. */
+static bool where(const char *expr, const struct event *ev)
+{
+	struct filter f;
+	bool ok;
+
+	filter_init(&f);
+	assert_int_equal(filter_add_where(&f, expr), 0);
+	ok = filter_event(&f, ev, &bash);
+	filter_free(&f);
+	return ok;
+}
+
+static void test_where_match(void **state)
+{
+	static const struct field name = { .type = LKET_STRING,
+					   .name = "syscall_name" };
+	static const struct field addr = { .type = LKET_INT64, .hex = true,
+					   .name = "addr" };
+	static const struct field ret = { .type = LKET_INT32, .name = "ret" };
+	struct event ev = make(1, 1, 100, 0, 10);
+	char text[] = "readv";
+	struct filter f;
+
+	(void)state;
+	ev.nvalues = 3;
+	ev.v[0] = (struct value){ .f = &name, .s = text, .slen = 4 };
+	ev.v[1] = (struct value){ .f = &addr, .i = -4096 };
+	ev.v[2] = (struct value){ .f = &ret, .i = -2 };
+	/* strings: the value's own length, globs, == and != */
+	assert_true(where("syscall_name==read", &ev));
+	assert_false(where("syscall_name==readv", &ev));
+	assert_true(where("syscall_name==re?d", &ev));
+	assert_true(where("syscall_name!=write", &ev));
+	assert_false(where("syscall_name!=r*", &ev));
+	assert_false(where("syscall_name==4", &ev));
+	/* hex fields are unsigned, others signed */
+	assert_true(where("addr==0xfffffffffffff000", &ev));
+	assert_true(where("addr>0x7fffffffffffffff", &ev));
+	assert_false(where("addr<0", &ev));
+	assert_true(where("ret<0", &ev));
+	assert_true(where("ret==-2", &ev));
+	assert_true(where("ret>=-2", &ev));
+	assert_false(where("ret>-2", &ev));
+	assert_true(where("ret<=-2", &ev));
+	assert_true(where("ret!=2", &ev));
+	/* an integer field is no string; a missing field matches nothing */
+	assert_false(where("ret==\"-2\"", &ev));
+	assert_false(where("ret==x", &ev));
+	assert_false(where("fd!=3", &ev));
+	/* all must match */
+	filter_init(&f);
+	assert_int_equal(filter_add_where(&f, "ret<0"), 0);
+	assert_int_equal(filter_add_where(&f, "syscall_name==read"), 0);
+	assert_true(filter_event(&f, &ev, &bash));
+	assert_int_equal(filter_add_where(&f, "addr==0"), 0);
+	assert_false(filter_event(&f, &ev, &bash));
+	filter_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +289,8 @@ int main(void)
 		cmocka_unit_test(test_tid_comm),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_times),
+		cmocka_unit_test(test_where_parse),
+		cmocka_unit_test(test_where_match),
 	};
 
 	return cmocka_run_group_tests_name("filter", tests, setup, teardown);

@@ -23,6 +23,10 @@
 
 struct converter {
 	struct meta meta;
+	/* the catalogue's, for events the trace has no metadata of; each
+	 * (group, hook) looked up once: bit set in catalogue_tried */
+	struct meta fallback;
+	uint8_t catalogue_tried[256 * 256 / 8];
 	struct procmap procs;
 	struct seqtrack seq;	/* format version 1: one for all files */
 	struct seqrun *runs;	/* version 2: one per file (stream order) */
@@ -241,6 +245,31 @@ static void track_seq(struct converter *c, const struct stream *s)
 		seqtrack_see(&c->seq, r->seq_last, r->timestamp);
 }
 
+/*
+ * Decode a record the trace has no field list for with the catalogue's,
+ * as its tapset would have registered it; said once per event.  Returns
+ * what decode_record() did, or 0 with ev as it was.
+ */
+static int decode_from_catalogue(struct converter *c, const struct stream *s)
+{
+	unsigned int id = c->ev.group << 8 | c->ev.hook;
+	uint8_t *tried = &c->catalogue_tried[id / 8], bit = 1u << (id % 8);
+	const char *name;
+
+	if (!(*tried & bit)) {
+		*tried |= bit;
+		if (meta_from_catalogue(&c->fallback, c->ev.group, c->ev.hook))
+			return 0;
+		name = meta_catalogue_name(c->ev.group, c->ev.hook);
+		diagf(c->diag, DIAG_NOTE, s->path, (int64_t)s->rec.offset,
+		      "metadata for %s [%u:%u] missing: decoded with the built-in catalogue",
+		      name, c->ev.group, c->ev.hook);
+	}
+	if (!meta_get(&c->fallback, c->ev.group, c->ev.hook))
+		return 0;
+	return decode_record(&c->fallback, s, &c->ev);
+}
+
 static int handle(struct converter *c, const struct stream *s)
 {
 	const struct record *r = &s->rec;
@@ -259,7 +288,10 @@ static int handle(struct converter *c, const struct stream *s)
 		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)r->offset,
 		      "record of CPU %u in the file of CPU %d",
 		      LKET_ID_CPU(r->id), s->cpu);
-	if (decode_record(&c->meta, s, &c->ev))
+	ret = decode_record(&c->meta, s, &c->ev);
+	if (!c->ev.meta || !c->ev.meta->sys.defined)
+		ret = decode_from_catalogue(c, s);
+	if (ret)
 		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)r->offset,
 		      "record %u:%u (%s) does not match its metadata: %u bytes shown raw",
 		      c->ev.group, c->ev.hook,
@@ -525,6 +557,7 @@ out_procs:
 	procmap_free(&c->procs);
 out_meta:
 	meta_free(&c->meta);
+	meta_free(&c->fallback);
 out_free:
 	out->trace = NULL;
 	free(first);

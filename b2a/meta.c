@@ -223,6 +223,22 @@ int meta_name(struct meta *m, unsigned int group, unsigned int hook,
 	return 0;
 }
 
+int meta_from_catalogue(struct meta *m, unsigned int group, unsigned int hook)
+{
+	const struct catalogue_entry *c;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(catalogue) / sizeof(catalogue[0]); i++) {
+		c = &catalogue[i];
+		if (c->group != group || c->hook != hook)
+			continue;
+		ret = meta_register(m, group, hook, false, c->fmt, c->names);
+		return ret ? ret : meta_name(m, group, hook, c->name);
+	}
+	return -ENOENT;
+}
+
 int meta_init(struct meta *m)
 {
 	size_t i;

@@ -85,5 +85,11 @@ int meta_name(struct meta *m, unsigned int group, unsigned int hook,
 
 /* The catalogue's name of (group, hook), for records without metadata. */
 const char *meta_catalogue_name(unsigned int group, unsigned int hook);
+/*
+ * Register in m the catalogue's fields and name of (group, hook), for a
+ * trace that lacks its metadata.  -ENOENT if the catalogue does not know
+ * it; else as meta_register() and meta_name().
+ */
+int meta_from_catalogue(struct meta *m, unsigned int group, unsigned int hook);
 
 #endif

@@ -235,6 +235,10 @@ static void event_ex(int cpu, uint64_t ts, uint32_t tid, bool lose,
 #define event(cpu, ts, tid, name, ...) \
 	event_ex(cpu, ts, tid, false, name, NULL, __VA_ARGS__)
 
+/* nometa: the trace lacks the metadata of groups 1 and 2 (syscall,
+ * process), as if their registrations were lost. */
+static bool no_meta_1_2;
+
 static void metadata(uint64_t ts)
 {
 	size_t i;
@@ -245,7 +249,8 @@ static void metadata(uint64_t ts)
 	      I(LKET_BYTE_ORDER_MARK), "mono", I(1764421200000000000ll),
 	      I(NCPU), "6.1.0-57-amd64");
 	for (i = 0; i < NCAT; i++) {
-		if (catalogue[i].meta)
+		if (catalogue[i].meta || (no_meta_1_2 &&
+		    (catalogue[i].group == 1 || catalogue[i].group == 2)))
 			continue;
 		event(0, ts, 900, "lket.register_sys_event",
 		      I(catalogue[i].group), I(catalogue[i].hook),
@@ -598,10 +603,11 @@ int main(int argc, char **argv)
 	     strcmp(argv[optind], "latency") &&
 	     strcmp(argv[optind], "backwards") &&
 	     strcmp(argv[optind], "badmeta") &&
+	     strcmp(argv[optind], "nometa") &&
 	     strcmp(argv[optind], "dbnames") &&
 	     strcmp(argv[optind], "many") &&
 	     strcmp(argv[optind], "syscalls"))) {
-		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-n EVENTS] golden|badmeta|bench|syscalls|strings|latency|backwards|dbnames|many PREFIX\n");
+		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-n EVENTS] golden|badmeta|nometa|bench|syscalls|strings|latency|backwards|dbnames|many PREFIX\n");
 		return 2;
 	}
 	for (cpu = 0; cpu < NCPU; cpu++) {
@@ -627,8 +633,10 @@ int main(int argc, char **argv)
 		dbnames();
 	else if (!strcmp(argv[optind], "many"))
 		many(n);
-	else
+	else {
+		no_meta_1_2 = !strcmp(argv[optind], "nometa");
 		golden(!strcmp(argv[optind], "badmeta"));
+	}
 	for (cpu = 0; cpu < NCPU; cpu++)
 		if (fclose(files[cpu])) {
 			perror("lket-gen");

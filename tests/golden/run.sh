@@ -55,6 +55,9 @@ case_fifo_empty() {
 	$gen golden t && mkfifo e &&
 		{ timeout 20 sh -c ': > e' > /dev/null 2>&1 & }; echo t e; }
 case_badmeta()  { $gen badmeta t; echo t; }
+# no metadata for groups 1 and 2: decoded with the built-in catalogue,
+# said once per event; process events still name the processes
+case_nometa()   { $gen nometa t; echo t; }
 case_missing()  { $gen golden t; echo t_0 t_1 t_7; }
 case_empty()    { $gen golden t && : > t_2; echo t; }
 case_dup()      { $gen golden t && cp t_0 stpd_cpu0; echo t_0 t_1 t_0 stpd_cpu0; }
@@ -136,9 +139,11 @@ case_sqlite_unwritable() { $gen golden t; echo -d no/such/dir/t.db t; }
 case_report()   { $gen latency t; echo -f none --report report t; }
 case_report_pid() { $gen latency t; echo -f none --report report --pid 5002 t; }
 case_report_sqlite() { $gen latency t; echo -f none -d t.db --report report t; }
-# nothing pairs (no metadata in t_1 alone); a negative latency, in the
+# nothing pairs (no entry/return events); t_1 alone, without the
+# trace's metadata, pairs by the catalogue's; a negative latency, in the
 # report and the database's histogram: both clean under UBSan
-case_report_none() { $gen golden t; echo -f none --report report t_1; }
+case_report_none() { $gen -n 3 many t; echo -f none --report report t; }
+case_report_catalogue() { $gen golden t; echo -f none --report report t_1; }
 case_report_backwards() { $gen backwards t; echo -d t.db --report report t; }
 # -o, --report and -d never destroy an input or an earlier output: a
 # clash is refused before anything is written, a failed conversion leaves
@@ -204,10 +209,10 @@ fifo fifo_order stdin stdin_twice fifo_empty badmeta missing empty dup pcpu pcpu
 json csv json_default csv_default json_wall csv_rel strings json_strings csv_strings
 filter_pid filter_tid filter_comm filter_cpu filter_event filter_rel filter_wall filter_all filter_bad filter_to_edge
 sqlite sqlite_strings sqlite_exists sqlite_replace sqlite_stdout sqlite_device sqlite_unwritable
-report report_pid report_sqlite report_none report_backwards
+report report_pid report_sqlite report_none report_catalogue report_backwards
 clash_input clash_link clash_hardlink clash_db clash_report clash_db_report
 keep_nosuch keep_db replace_output report_stdout quiet
-stat stat_filter stat_json delta delta_filter
+stat stat_filter stat_json delta delta_filter nometa
 where_string where_int where_hex where_all where_neg where_bad
 version badopt badopt_arg}
 pass=0 fail=0

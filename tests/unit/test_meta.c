@@ -284,6 +284,26 @@ static void test_catalogue_name(void **state)
 	assert_null(meta_catalogue_name(1, 0));
 }
 
+/* A trace without metadata: the catalogue's fields and name. */
+static void test_from_catalogue(void **state)
+{
+	struct meta *m = *state;
+	const struct event_meta *e;
+
+	assert_null(meta_get(m, 1, 1));
+	assert_int_equal(meta_from_catalogue(m, 1, 1), 0);
+	e = meta_get(m, 1, 1);
+	assert_non_null(e);
+	assert_true(e->named && e->sys.defined);
+	assert_string_equal(e->name, "syscall.entry");
+	assert_int_equal(e->sys.n, 1);
+	assert_string_equal(e->sys.f[0].name, "syscall_name");
+	/* again: the same, no conflict */
+	assert_int_equal(meta_from_catalogue(m, 1, 1), 0);
+	assert_int_equal(meta_from_catalogue(m, 200, 9), -ENOENT);
+	assert_null(meta_get(m, 200, 9));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +324,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unsafe_names, meta_setup,
 						meta_teardown),
 		cmocka_unit_test(test_catalogue_name),
+		cmocka_unit_test_setup_teardown(test_from_catalogue, meta_setup,
+						meta_teardown),
 	};
 
 	return cmocka_run_group_tests_name("meta", tests, NULL, NULL);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for lket-b2a's reader, decoder and outputs: the input's
- * first byte chooses the output (text, JSON Lines, CSV into /dev/null, or
- * SQLite into a temporary file removed afterwards), its second byte where
+ * first byte chooses the output (text, text with --delta, JSON Lines, CSV,
+ * the --stat summary into /dev/null, or SQLite into a temporary file
+ * removed afterwards), its second byte where
  * the rest is split into two per-CPU files, and the whole conversion runs
  * on them.  Any crash, sanitizer report or leak is a bug; damage reports
  * and refusals are expected and ignored.
@@ -18,7 +19,10 @@
 #include "../../b2a/convert.h"
 #include "../../b2a/output.h"
 
-enum { OUT_TEXT, OUT_JSON, OUT_CSV, OUT_SQLITE, OUT_COUNT };
+enum {
+	OUT_TEXT, OUT_JSON, OUT_CSV, OUT_SQLITE, OUT_DELTA, OUT_STAT,
+	OUT_COUNT
+};
 
 static int memfile(const uint8_t *data, size_t size, char *path, size_t len)
 {
@@ -40,6 +44,8 @@ static int make_output(struct output **out, uint8_t which, int null,
 		       struct sqlite_options *sq, char *db, bool *made)
 {
 	static const struct text_options opt = { .time = TIME_WALL };
+	static const struct text_options delta = { .time = TIME_REL,
+						   .delta = true };
 	int fd;
 
 	switch (which % OUT_COUNT) {
@@ -47,6 +53,10 @@ static int make_output(struct output **out, uint8_t which, int null,
 		return output_json_new(out, null, &opt);
 	case OUT_CSV:
 		return output_csv_new(out, null, &opt);
+	case OUT_DELTA:
+		return output_text_new(out, null, &delta);
+	case OUT_STAT:
+		return output_stat_new(out, null, &opt);
 	case OUT_SQLITE:
 		fd = mkstemp(db);
 		if (fd < 0)

@@ -171,14 +171,13 @@ static int put_time(struct stat_out *s, const char *label, uint64_t ts)
 }
 
 /* Sort keys by count, highest first, then by key. */
-static const uint64_t *sort_counts;
-
-static int by_count(const void *a, const void *b)
+static int by_count(const void *a, const void *b, void *counts)
 {
+	const uint64_t *c = counts;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
-	if (sort_counts[x] != sort_counts[y])
-		return sort_counts[x] < sort_counts[y] ? 1 : -1;
+	if (c[x] != c[y])
+		return c[x] < c[y] ? 1 : -1;
 	return x < y ? -1 : x > y;
 }
 
@@ -206,8 +205,7 @@ static size_t *sorted(const uint64_t *counts, size_t n, size_t *used)
 	for (i = 0; i < n; i++)
 		if (counts[i])
 			keys[(*used)++] = i;
-	sort_counts = counts;
-	qsort(keys, *used, sizeof(*keys), by_count);
+	qsort_r(keys, *used, sizeof(*keys), by_count, (void *)counts);
 	return keys;
 }
 

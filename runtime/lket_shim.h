@@ -299,7 +299,8 @@ static struct lket_record_head *lket_open_head(struct lket_open_record *rec,
  * hook 5, discarded INT32) at the start of every frame.  Written here
  * rather than by a generated writer: it is placed by
  * _stp_frame_reserve() as the frame opens.  lket-b2a decodes it by the
- * catalogue; the guest tests check what it reports.
+ * catalogue (built in, as all of group 0): every guest test's trace has
+ * them, and a record of another layout would be reported as damage.
  */
 #define LKET_PACKET_GROUP	0
 #define LKET_PACKET_HOOK	5

@@ -78,8 +78,13 @@ check() {	# check MODULE DESCRIPTION EXTENDED-REGEXP [MIN]
 }
 for m in $mods; do
 	[ "$m" = ascii ] && continue
-	"$build/lket-b2a" -o "$m.out" "$res/$m" 2>"$m.b2a.err" ||
-		{ cat "$m.b2a.err" >&2; echo "$name: $m: lket-b2a status $?" >&2; status=1; }
+	b2a_rc=0
+	"$build/lket-b2a" -o "$m.out" "$res/$m" 2>"$m.b2a.err" || b2a_rc=$?
+	if [ "$b2a_rc" != 0 ]; then
+		cat "$m.b2a.err" >&2
+		echo "$name: $m: lket-b2a status $b2a_rc" >&2
+		status=1
+	fi
 	w=$(sed -n 's/^workload: pid \([0-9]*\) .*/\1/p' "$res/$m.stdout")
 	[ -n "$w" ] || { echo "$name: $m: workload did not run" >&2; status=1; continue; }
 	c=$(cat "$res/$m.consumer")

@@ -37,9 +37,11 @@
 
 /*
  * Version of this format, written in the trace header record.  Records are
- * the same in both; what differs is the numbering of the flushes (below):
- * version 2 numbers each CPU's flushes on their own, version 1 numbered
- * the flushes of all CPUs from one counter.
+ * the same in both; what differs is the flushes (below): in version 2 a
+ * flush is a frame of one CPU, numbered by that CPU alone, and each frame
+ * LKET writes starts with a packet record (lket.packet: the records that
+ * CPU dropped since its previous frame); version 1 numbered the flushes
+ * of all CPUs from one counter.
  */
 #define LKET_FORMAT_VERSION	2
 #define LKET_FORMAT_VERSION_GLOBAL_SEQ	1

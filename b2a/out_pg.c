@@ -378,6 +378,11 @@ static int pg_lost(struct output *o, const struct seq_gap *g)
 		put_i64(b, g->first);
 		put_i64(b, g->last);
 	}
+	/* the CPU when known (format version 2), as lket.out shows it */
+	if (g->cpu >= 0)
+		put_i64(b, g->cpu);
+	else
+		put_null(b);
 	return row_end(p, b, row);
 }
 

@@ -288,6 +288,11 @@ static int sq_lost(struct output *o, const struct seq_gap *g)
 		sqlite3_bind_int64(st, 4, g->first);
 		sqlite3_bind_int64(st, 5, g->last);
 	}
+	/* the CPU when known (format version 2), as lket.out shows it */
+	if (g->cpu >= 0)
+		sqlite3_bind_int64(st, 6, g->cpu);
+	else
+		sqlite3_bind_null(st, 6);
 	return step(s, st);
 }
 
@@ -544,7 +549,7 @@ int output_sqlite_new(struct output **o, struct sqlite_options *opt)
 		ret = prepare(s, "INSERT INTO processes VALUES (?,?,?,?,?,?)",
 			      &s->ins_proc);
 	if (!ret)
-		ret = prepare(s, "INSERT INTO lost VALUES (?,?,?,?,?)",
+		ret = prepare(s, "INSERT INTO lost VALUES (?,?,?,?,?,?)",
 			      &s->ins_lost);
 	if (ret)
 		goto err;

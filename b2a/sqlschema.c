@@ -355,7 +355,7 @@ char *sql_create_base(const struct sql_schema *s)
 	    s->ty->boolean, i64, i64, i64, i64, i64);
 	cat(&t, "CREATE TABLE processes (time %s, tid %s, pid INTEGER, ppid INTEGER, comm TEXT, event TEXT);",
 	    i64, i64);
-	cat(&t, "CREATE TABLE lost (time %s, until %s, count %s, first_seq %s, last_seq %s);",
+	cat(&t, "CREATE TABLE lost (time %s, until %s, count %s, first_seq %s, last_seq %s, cpu INTEGER);",
 	    i64, i64, i64, i64, i64);
 	cat(&t, "CREATE TABLE unknown_events (time %s NOT NULL, cpu INTEGER, tid %s, pid INTEGER, comm TEXT, grp INTEGER, hook INTEGER, name TEXT, raw %s);",
 	    i64, i64, s->ty->bytes);
@@ -435,7 +435,7 @@ char *sql_create_end(const struct sql_schema *s)
 	}
 	cat(&q, "SELECT time, cpu, tid, pid, comm, coalesce(name, 'unknown') FROM unknown_events UNION ALL "
 	    "SELECT time, cpu, tid, pid, comm, event FROM other_events UNION ALL "
-	    "SELECT time, NULL, NULL, NULL, NULL, 'lket.lost' FROM lost;");
+	    "SELECT time, cpu, NULL, NULL, NULL, CASE WHEN first_seq IS NULL THEN 'lket.dropped' ELSE 'lket.lost' END FROM lost;");
 	/* hex-shown fields as lket.out shows them */
 	for (i = 0; i < s->ntables; i++) {
 		t = s->tables[i];

@@ -94,7 +94,7 @@ def from_json(path, kinds):
             fields.append((n, v if isinstance(v, (bytes, str)) else str(v)))
         if 'raw' in o:
             fields.append(('raw', o['raw']))
-        if o['event'] == 'lket.lost':
+        if o['event'] in ('lket.lost', 'lket.dropped'):
             fields = [(n, v) for n, v in fields if n != 'until_ts']
         comm = None if o['comm'] is None else esc_bytes(o['comm'])
         ts = o['ts']
@@ -163,7 +163,8 @@ def rawhex(v):
 def from_db(db, kinds):
     events = []
     names = [r[0] for r in db.rows(
-        "SELECT DISTINCT event FROM events WHERE event <> 'lket.lost'")]
+        "SELECT DISTINCT event FROM events "
+        "WHERE event NOT IN ('lket.lost', 'lket.dropped')")]
     views = {r[0] for r in db.rows(
         "SELECT name FROM sqlite_master WHERE type = 'view'")} \
         if isinstance(db, SQLite) else {r[0] for r in db.rows(
@@ -198,10 +199,16 @@ def from_db(db, kinds):
                        None if comm is None else esc_bytes(comm),
                        '%s[%s:%s]' % (nm or 'unknown', grp, hook), [],
                        rawhex(raw)))
-    lost = [canon(t, None, None, None, None, 'lket.lost',
-                  [('count', c), ('first_seq', f), ('last_seq', l)] +
+    # lost flushes, and records the tracer dropped (no flush numbers)
+    lost = [canon(t, cpu, None, None, None,
+                  'lket.lost' if f is not None else 'lket.dropped',
+                  [('count', c)] +
+                  ([('first_seq', f), ('last_seq', l)] if f is not None
+                   else []) +
                   ([('until', u)] if u is not None else []))
-            for t, u, c, f, l in db.rows('SELECT * FROM lost')]
+            for t, u, c, f, l, cpu in db.rows(
+                'SELECT time, until, count, first_seq, last_seq, cpu '
+                'FROM lost')]
     return events, lost
 
 

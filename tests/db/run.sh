@@ -38,12 +38,14 @@ actual:   $3"; fi
 
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$work" || exit 1
-"$gen" golden t && "$gen" strings s && "$gen" latency l &&
+"$gen" golden t && "$gen" strings s && "$gen" latency l && "$gen" -p golden p &&
 	"$gen" -n 300000 bench b && "$gen" dbnames d && "$gen" -n 4000 many m &&
 	"$gen" -n 1000000 bench q || { echo "lket-gen failed"; exit 1; }
 "$b2a" -q -o t.out t
-# the text, JSON and CSV of the golden traces, times in nanoseconds
-for n in t s l; do
+# the text, JSON and CSV of the golden traces, times in nanoseconds (p:
+# format version 2, whose lost lines name their CPU, one of them records
+# the tracer dropped)
+for n in t s l p; do
 	# (status 1: the golden trace lost a flush)
 	"$b2a" -q -t raw -o $n.raw $n; "$b2a" -q -t raw -f json -o $n.json $n
 	"$b2a" -q -t raw -f csv -o $n.csv $n
@@ -104,7 +106,8 @@ if command -v sqlite3 > /dev/null; then
 	check "sqlite: latency table equals the report" "syscall(read)|100|5050000|1000|50000|90000|99000|100000" \
 		"$(sqlite3 l.db "select what, count, total_ns, min_ns, p50_ns, p90_ns, p99_ns, max_ns from latency_by_event where what = 'syscall(read)'")"
 	"$b2a" -q -f none -d s.db s
-	for n in t s l; do roundtrip; done
+	"$b2a" -q -f none -d p.db p
+	for n in t s l p; do roundtrip; done
 	check "sqlite: kernel addresses as text shows them, and as 64 bits" \
 		"0xffff888000100000|-131391638470656|5" \
 		"$(sqlite3 l.db "select h.request_addr, r.request_addr, (select count(distinct request_addr) from ioscheduler_elv_add_request) from ioscheduler_elv_add_request_hex h join ioscheduler_elv_add_request r using (time) order by time limit 1")"
@@ -201,7 +204,8 @@ else
 	# t is filtered (--replace --event syscall above): a schema of its own
 	"$b2a" -q -f none --pg "$conn" --schema s s
 	"$b2a" -q -f none --pg "$conn" --schema whole_t t
-	for n in t s l; do
+	"$b2a" -q -f none --pg "$conn" --schema p p
+	for n in t s l p; do
 		roundtrip "$conn" $([ $n = t ] && echo whole_t || echo $n) "$pgbin/psql"
 	done
 	check "pg: kernel addresses as SQLite has them" \

@@ -13,14 +13,17 @@
 #             changes with two busy CPUs
 #   kprobe    bench-loop -r LOOPS: read(2) of /dev/zero, a kprobe and a
 #             return probe on __x64_sys_read (addevent.iosyscall.read)
+#   rate      the rate sweep: for each R of RATES, both CPUs run
+#             bench-loop -p R for half a second's worth of calls (R/2),
+#             once per tracer; RUN is R and LOOPS is R/2 in its lines
 #
-# Environment: RES, LOOP (bench-loop), LOOPS, RUNS, MODES, TRACERS, B2A
+# Environment: RES, LOOP (bench-loop), LOOPS, RUNS, MODES, RATES, TRACERS, B2A
 # (lket-b2a), RUN_TRACED, and per mode the modules LKET_KO_<mode> and
 # STAP_KO_<mode> (empty when none could be built; LKET_WHY_<mode>,
 # STAP_WHY_<mode> say why).
 set -u
 : "${RES:?}" "${LOOP:?}" "${LOOPS:=100000}" "${RUNS:=3}"
-: "${MODES:=syscall syscall2 kprobe}"
+: "${MODES:=syscall syscall2 kprobe}" "${RATES:=10000 30000 100000 300000}"
 : "${TRACERS:=none lket stap ftrace perf bpftrace}"
 tmp=/tmp/bench
 mkdir -p "$tmp"
@@ -35,19 +38,21 @@ say() { echo "$mode $*" >> "$out"; }
 # the loops' own time: the mean of what this run's loops wrote
 loop_ns() { awk '{ s += $2; n++ } END { printf "%d\n", n ? s / n : -1 }' "$tmp/ns"; }
 
-# The workload of the mode, as one command (a script for two loops).
+# The workload of the mode, as one command (a script for two loops:
+# two.sh [bench-loop option...] COUNT).
 cat > "$tmp/two.sh" <<EOF
 #!/bin/sh
-taskset -c 0 "$LOOP" -t "$tmp/ns" "$LOOPS" & a=\$!
-taskset -c 1 "$LOOP" -t "$tmp/ns" "$LOOPS" & b=\$!
+taskset -c 0 "$LOOP" -t "$tmp/ns" "\$@" & a=\$!
+taskset -c 1 "$LOOP" -t "$tmp/ns" "\$@" & b=\$!
 wait \$a; wait \$b
 EOF
 chmod +x "$tmp/two.sh"
 workload() {
 	case $mode in
 	syscall) echo "$LOOP -t $tmp/ns $LOOPS" ;;
-	syscall2) echo "$tmp/two.sh" ;;
+	syscall2) echo "$tmp/two.sh $LOOPS" ;;
 	kprobe) echo "$LOOP -r -t $tmp/ns $LOOPS" ;;
+	rate) echo "$tmp/two.sh -p $rate $LOOPS" ;;
 	esac
 }
 # the loop's calls in lket.out, and in trace-cmd's and bpftrace's text
@@ -74,7 +79,11 @@ run_lket() {
 		>> "$log" 2>&1 || { say "lket $1 $LOOPS $(loop_ns) -1 -1"; return; }
 	"$B2A" -o "$tmp/lket.out" "$tmp/lket/t" 2> "$tmp/b2a.err"
 	seen=$(grep -c "$(lket_pattern)" "$tmp/lket.out")
-	lost=$(sed -n 's/.*lost \([0-9][0-9]*\) flushes.*/\1/p' "$tmp/b2a.err" | awk '{ s += $1 } END { print s + 0 }')
+	# flushes lost in transport, and records the module dropped (buffers
+	# full): both count as lost here
+	lost=$(sed -n -e 's/.*lost \([0-9][0-9]*\) flushes.*/\1/p' \
+		-e 's/.* \([0-9][0-9]*\) records dropped by the tracer$/\1/p' "$tmp/b2a.err" |
+		awk '{ s += $1 } END { print s + 0 }')
 	cat "$tmp/b2a.err" >> "$log"
 	say "lket $1 $LOOPS $(loop_ns) $seen $lost"
 	rm -rf "$tmp/lket" "$tmp/lket.out"
@@ -177,7 +186,7 @@ usable() {
 	ftrace) command -v trace-cmd >/dev/null || { say "ftrace skip no trace-cmd"; return 1; } ;;
 	perf) command -v perf >/dev/null || { say "perf skip no perf"; return 1; } ;;
 	bpftrace) command -v bpftrace >/dev/null || { say "bpftrace skip no bpftrace"; return 1; }
-		[ "$mode" != syscall2 ] || { say "bpftrace skip pid == cpid follows one process"; return 1; } ;;
+		case $mode in syscall2|rate) say "bpftrace skip pid == cpid follows one process"; return 1 ;; esac ;;
 	esac
 }
 
@@ -191,7 +200,20 @@ for mode in $MODES; do
 	done
 	# a warm-up: page cache, first-use costs of each tool
 	rm -f "$tmp/ns"
+	all_loops=$LOOPS rate=${RATES%% *}
+	[ "$mode" = rate ] && LOOPS=$((rate / 2))
 	$(workload)
+	if [ "$mode" = rate ]; then
+		for rate in $RATES; do
+			LOOPS=$((rate / 2))
+			for c in $active; do
+				echo "guest: rate $rate: $c" >&2
+				"run_$c" "$rate"
+			done
+		done
+		LOOPS=$all_loops
+		continue
+	fi
 	for r in $(seq "$RUNS"); do
 		for c in $active; do
 			echo "guest: $mode run $r: $c" >&2

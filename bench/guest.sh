@@ -11,6 +11,10 @@
 #             addevent.iosyscall.read, a kprobe and a return probe on
 #             __x64_sys_read; the peers: kprobe events on the same
 #             function with the same fields, bpftrace kprobe/kretprobe)
+#   rate      the rate sweep: the getppid loop on both CPUs, each offered
+#             R calls a second (bench-loop -p R) for half a second, for
+#             each R of GUEST_RATES, once per tracer: the rate each tracer
+#             lets the loops reach, and what it loses there
 # The tracers:
 #   none      untraced
 #   lket      staprun of `lket-stap -e 'probe addevent.syscall {}'` (or
@@ -29,7 +33,8 @@
 # mean anything, never the absolute times.
 #
 #   bench/guest.sh BUILD    GUEST_LOOPS=50000 GUEST_RUNS=3 BENCH_DIR=...
-#                           GUEST_MODES="syscall syscall2 kprobe"
+#                           GUEST_MODES="syscall syscall2 kprobe rate"
+#                           GUEST_RATES="10000 30000 100000 300000"
 #
 # LTTng: lttng-modules-dkms 2.13.9 of Debian 12 does not build against
 # 6.1.0-57 (conflicting types for trace_hrtimer_start), so it is not here.
@@ -55,7 +60,8 @@ dir=$(cd "$dir" && pwd)
 
 [ -x "$build/bench-loop" ] ||
 	{ note "$build/bench-loop is missing: make bench builds it"; exit 1; }
-modes=${GUEST_MODES:-syscall syscall2 kprobe}
+modes=${GUEST_MODES:-syscall syscall2 kprobe rate}
+rates=${GUEST_RATES:-10000 30000 100000 300000}
 
 # ---- the modules, built on the host for the guest kernel: LKET's hooks
 # and SystemTap's floor (the same probes, empty handlers) per mode
@@ -77,7 +83,7 @@ build_module() { # NAME SCRIPT [STAP OPTION...]: prints the .ko or nothing
 env_modules=
 for mode in $modes; do
 	case $mode in
-	syscall|syscall2)
+	syscall|syscall2|rate)
 		lket='probe addevent.syscall {}'
 		floor='probe kernel.trace("raw_syscalls:sys_enter"), kernel.trace("raw_syscalls:sys_exit") {}' ;;
 	kprobe)
@@ -103,7 +109,8 @@ t0=$(date +%s)
 "$top/tests/vm/lket-vm" run --results "$dir/res" \
 	--timeout "${GUEST_TIMEOUT:-1500}" \
 	--env RES="$dir/res" --env LOOP="${BENCH_LOOP:-$build/bench-loop}" \
-	--env LOOPS="$loops" --env RUNS="$runs" --env MODES="$modes" $env_modules \
+	--env LOOPS="$loops" --env RUNS="$runs" --env MODES="$modes" \
+	--env RATES="$rates" $env_modules \
 	--env B2A="$build/lket-b2a" --env RUN_TRACED="$top/tools/lket-run-traced" \
 	--script "$here/guest-job.sh" || note "the guest job exited $?"
 t1=$(date +%s)
@@ -115,6 +122,41 @@ echo "tracing cost in the guest: bench-loop $loops, $((2 * loops)) events a loop
 echo "guest: $(cat "$dir/res/guest-info" 2>/dev/null), accelerator $accel; host $(nproc) x $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1); $(date -u '+%Y-%m-%d %H:%M UTC'); one boot, $((t1 - t0)) s"
 for mode in $modes; do
 echo
+if [ "$mode" = rate ]; then
+echo "rate: the getppid loop on both CPUs, each offered R calls a second for"
+echo "half a second; each cell: the calls a second each loop reached, and the"
+echo "events lost (4 events a call pair: 2 loops x enter and exit)"
+echo
+awk -v rates="$rates" '
+$1 != "rate" { next }
+$3 == "skip" { skip[$2] = $0; if (!($2 in seen_c)) { order[++no] = $2; seen_c[$2] = 1 }; next }
+{ if (!($2 in seen_c)) { order[++no] = $2; seen_c[$2] = 1 }
+  got[$2, $3] = $5 > 0 ? $4 * 1e9 / $5 : -1; lost[$2, $3] = $7 }
+END {
+	nr = split(rates, r, " ")
+	printf "| %-9s |", "tracer"
+	for (i = 1; i <= nr; i++) printf " %17s |", "offered " r[i]
+	printf " %18s |\n", "lossless up to"
+	printf "|-----------|"
+	for (i = 1; i <= nr; i++) printf "-------------------|"
+	printf "--------------------|\n"
+	for (o = 1; o <= no; o++) {
+		c = order[o]
+		if (c in skip) { printf "| %-9s | not run: %s |\n", c, substr(skip[c], 6 + length(c) + 6); continue }
+		best = 0; broken = 0
+		printf "| %-9s |", c
+		for (i = 1; i <= nr; i++) {
+			if (!((c, r[i]) in got)) { printf " %17s |", "-"; continue }
+			l = lost[c, r[i]]
+			printf " %9.0f, %5s |", got[c, r[i]], l < 0 ? "?" : l
+			if (l == 0 && !broken && got[c, r[i]] > best) best = got[c, r[i]]
+			if (l != 0) broken = 1
+		}
+		printf " %18s |\n", c == "none" || c == "stap" ? "-" : sprintf("%.0f/s a CPU", best)
+	}
+}' "$dir/res/results"
+continue
+fi
 case $mode in
 syscall) echo "syscall: getppid loop on one CPU, raw_syscalls tracepoints (LKET: addevent.syscall)" ;;
 syscall2) echo "syscall2: the getppid loop on both CPUs at once (loop ms: the mean of the two)" ;;

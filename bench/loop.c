@@ -4,10 +4,14 @@
  * calls in a tight loop (2 x COUNT raw_syscalls events), then exit.
  * Called through syscall(2) so no libc may cache or skip it.
  *
- *   bench-loop [-r] [-t FILE] COUNT
+ *   bench-loop [-r] [-p RATE] [-t FILE] COUNT
  *
  * -r  read(2) one byte of /dev/zero instead: the kprobe-based hooks
  *     (addevent.iosyscall.read, on __x64_sys_read)
+ * -p  at most RATE calls a second: the calls of each millisecond in one
+ *     burst, then a sleep until the next millisecond is due (the rate
+ *     sweep of bench/guest.sh; a clock read per call would add calls of
+ *     its own where the guest's clock is not in the vDSO)
  * -t  append the loop's own elapsed time to FILE: "COUNT NANOSECONDS"
  *     (CLOCK_MONOTONIC around the loop only, not start-up or exit)
  */
@@ -19,13 +23,63 @@
 #include <time.h>
 #include <unistd.h>
 
+#define NSEC_PER_SEC 1000000000ll
+#define BURSTS_PER_SEC 1000
+
+static long long ns_between(const struct timespec *a, const struct timespec *b)
+{
+	return (long long)(b->tv_sec - a->tv_sec) * NSEC_PER_SEC +
+	       (b->tv_nsec - a->tv_nsec);
+}
+
+static void one_call(int fd)
+{
+	char byte;
+
+	if (fd >= 0)
+		syscall(SYS_read, fd, &byte, 1);
+	else
+		syscall(SYS_getppid);
+}
+
+/* Sleep until START + NS, if that is still to come. */
+static void sleep_until(const struct timespec *start, long long ns)
+{
+	struct timespec due = *start;
+
+	due.tv_sec += ns / NSEC_PER_SEC;
+	due.tv_nsec += ns % NSEC_PER_SEC;
+	if (due.tv_nsec >= NSEC_PER_SEC) {
+		due.tv_sec++;
+		due.tv_nsec -= NSEC_PER_SEC;
+	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, NULL))
+		;
+}
+
+static void loop(int fd, long n, long rate, const struct timespec *start)
+{
+	long burst, done = 0, i;
+
+	if (rate <= 0) {
+		for (i = 0; i < n; i++)
+			one_call(fd);
+		return;
+	}
+	burst = rate / BURSTS_PER_SEC > 0 ? rate / BURSTS_PER_SEC : 1;
+	while (done < n) {
+		for (i = 0; i < burst && done < n; i++, done++)
+			one_call(fd);
+		sleep_until(start, (long long)done * NSEC_PER_SEC / rate);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct timespec a, b;
 	const char *tfile = NULL;
+	long n, rate = 0;
 	int fd = -1;
-	char byte;
-	long i, n;
 	FILE *f;
 
 	if (argc >= 2 && !strcmp(argv[1], "-r")) {
@@ -37,22 +91,22 @@ int main(int argc, char **argv)
 		argv++;
 		argc--;
 	}
+	if (argc >= 3 && !strcmp(argv[1], "-p")) {
+		rate = atol(argv[2]);
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc == 4 && !strcmp(argv[1], "-t")) {
 		tfile = argv[2];
 		argv += 2;
 		argc -= 2;
 	}
-	if (argc != 2 || (n = atol(argv[1])) < 0) {
-		fprintf(stderr, "usage: bench-loop [-r] [-t FILE] COUNT\n");
+	if (argc != 2 || (n = atol(argv[1])) < 0 || rate < 0) {
+		fprintf(stderr, "usage: bench-loop [-r] [-p RATE] [-t FILE] COUNT\n");
 		return 2;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	if (fd >= 0)
-		for (i = 0; i < n; i++)
-			syscall(SYS_read, fd, &byte, 1);
-	else
-		for (i = 0; i < n; i++)
-			syscall(SYS_getppid);
+	loop(fd, n, rate, &a);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	if (tfile) {
 		f = fopen(tfile, "a");
@@ -60,8 +114,7 @@ int main(int argc, char **argv)
 			perror(tfile);
 			return 1;
 		}
-		fprintf(f, "%ld %lld\n", n, (long long)(b.tv_sec - a.tv_sec) *
-			1000000000ll + (b.tv_nsec - a.tv_nsec));
+		fprintf(f, "%ld %lld\n", n, ns_between(&a, &b));
 		if (fclose(f)) {
 			perror(tfile);
 			return 1;

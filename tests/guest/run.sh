@@ -13,18 +13,29 @@ if [ "${LKET_SKIP_GUEST:-}" = 1 ]; then
 	echo "guest: skipped (LKET_SKIP_GUEST=1)"
 	exit 77
 fi
+# each test's output is kept too, so that the failures can be repeated
+# at the end, where a log cut to its last lines still shows them
+logs=$build/guest-tests/logs
+rm -rf "$logs" && mkdir -p "$logs"
 pass=0 fail=0 failed=
 for t in "$top/tests/tapset/guest.sh" "$here"/*.sh; do
 	case ${t##*/} in run.sh|*-common.sh|lib.sh) continue ;; esac
-	echo "== guest: ${t#$top/}"
+	name=${t#$top/}
+	log=$logs/$(echo "$name" | tr / _).log
+	echo "== guest: $name"
 	start=$(date +%s)
-	if "$t"; then
+	# the test's status, through the pipe to tee
+	if { "$t" 2>&1; echo $? >"$log.rc"; } | tee "$log" && [ "$(cat "$log.rc")" = 0 ]; then
 		pass=$((pass + 1))
 	else
 		fail=$((fail + 1))
-		failed="$failed ${t#$top/}"
+		failed="$failed $name"
 	fi
-	echo "== guest: ${t#$top/}: $(($(date +%s) - start)) s"
+	echo "== guest: $name: $(($(date +%s) - start)) s"
+done
+for name in $failed; do
+	echo "== guest: why $name failed:"
+	grep -E 'not ok|FAIL|fail|WARNING|BUG|Oops' "$logs/$(echo "$name" | tr / _).log" | head -n 30
 done
 [ -z "$failed" ] || echo "guest: failed:$failed"
 echo "guest: $pass passed, $fail failed"

@@ -12,6 +12,13 @@
  * limits high and nfs_congestion_kb low beforehand, so the flusher
  * leaves most pages dirty and page reclaim finds them.
  *
+ * kswapd writes a dirty file page only on its second pass over it, and
+ * only when the pages it finds are all dirty: it may take several rounds.
+ * So the anonymous memory stops growing when little is left that page
+ * reclaim could free without writing (MemFree plus clean page cache
+ * below FLOOR_MIB), waits there a while, gives some back, and grows
+ * again, up to ROUNDS times, rather than running into the OOM killer.
+ *
  * Prints "nfs-reclaim: fileid name=N fileid=I pages=P" first and
  * "nfs-reclaim: vfswritepage=C anon_mib=M" last; exits 0 if C > 0.
  */
@@ -28,6 +35,10 @@
 
 #define MIB (1024L * 1024L)
 #define ANON_STEP_MIB 8
+#define FLOOR_MIB 64
+#define ROUNDS 12
+#define WAIT_TENTHS 20
+#define GIVE_BACK_STEPS 4
 /* the 11th counter of "events:" is NFSIOS_VFSWRITEPAGE */
 #define VFSWRITEPAGE_FIELD 11
 
@@ -60,11 +71,38 @@ static long vfswritepage(const char *mountpoint)
 	return count;
 }
 
+/* /proc/meminfo's value of KEY in MiB, or -1 */
+static long meminfo_mib(const char *key)
+{
+	char line[256];
+	size_t n = strlen(key);
+	long kib = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ':') {
+			kib = atol(line + n + 1);
+			break;
+		}
+	fclose(f);
+	return kib < 0 ? -1 : kib / 1024;
+}
+
+/* What reclaim could still free without writing: free and clean cache. */
+static long reclaimable_mib(void)
+{
+	return meminfo_mib("MemFree") + meminfo_mib("Cached") -
+	       meminfo_mib("Dirty") - meminfo_mib("Writeback") -
+	       meminfo_mib("Shmem");
+}
+
 int main(int argc, char **argv)
 {
 	static char page[4096];
 	char mountpoint[4096], *slash, **chunks;
-	long file_mib, anon_max, anon = 0, pages, i, count = 0;
+	long file_mib, anon_max, anon = 0, pages, i, count = 0, round = 0, t;
 	struct timespec pause = { 0, 100 * 1000 * 1000 };
 	struct stat st;
 	int fd;
@@ -107,6 +145,22 @@ int main(int argc, char **argv)
 		count = vfswritepage(mountpoint);
 		if (count != 0)
 			break;
+		if (reclaimable_mib() < FLOOR_MIB) {
+			if (++round > ROUNDS)
+				break;
+			for (t = 0; t < WAIT_TENTHS; t++) {
+				nanosleep(&pause, NULL);
+				if (vfswritepage(mountpoint) != 0)
+					break;
+			}
+			for (t = 0; t < GIVE_BACK_STEPS && i > 0; t++) {
+				munmap(chunks[--i], ANON_STEP_MIB * MIB);
+				chunks[i] = NULL;
+				anon -= ANON_STEP_MIB;
+			}
+			i--;	/* the for loop's i++ comes next: this slot again */
+			continue;
+		}
 		chunks[i] = mmap(NULL, ANON_STEP_MIB * MIB, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (chunks[i] == MAP_FAILED) {
@@ -119,7 +173,8 @@ int main(int argc, char **argv)
 		nanosleep(&pause, NULL);
 	}
 	count = vfswritepage(mountpoint);
-	printf("nfs-reclaim: vfswritepage=%ld anon_mib=%ld\n", count, anon);
+	printf("nfs-reclaim: vfswritepage=%ld anon_mib=%ld rounds=%ld\n", count,
+	       anon, round);
 	fflush(stdout);
 	while (i-- > 0)
 		if (chunks[i])

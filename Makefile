@@ -31,7 +31,8 @@ B2A_MODULES = diag stream seqtrack merge meta decode procmap outbuf outfmt \
 B2A_LIBS = -lsqlite3 -lpq
 B2A_OBJS = $(B2A_MODULES:%=$(BUILD)/b2a/%.o)
 ASAN_OBJS = $(B2A_MODULES:%=$(BUILD)/asan/b2a/%.o)
-B2A_HEADERS = $(wildcard b2a/*.h) runtime/lket_format.h runtime/lket_events.def
+B2A_HEADERS = $(wildcard b2a/*.h) runtime/lket_format.h runtime/lket_ids.h \
+	      runtime/lket_events.def
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
@@ -69,7 +70,7 @@ $(BUILD)/lket-gen: tests/gen/lket-gen.c runtime/lket_events.def runtime/lket_for
 
 # The tapset's catalogue: the runtime's C headers as embedded C, IDs,
 # register_sys_event() calls and one record writer per event.
-SHIM_HEADERS = runtime/lket_format.h $(wildcard runtime/lket_shim.h)
+SHIM_HEADERS = runtime/lket_format.h runtime/lket_ids.h runtime/lket_shim.h
 tapset/lket_catalogue.stp: $(BUILD)/lket-gencat $(SHIM_HEADERS)
 	$(BUILD)/lket-gencat stp $(SHIM_HEADERS) > $@.tmp && mv $@.tmp $@
 

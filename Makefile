@@ -64,7 +64,8 @@ $(BUILD)/lket-gencat: tools/lket-gencat.c runtime/lket_events.def
 	@mkdir -p $(@D)
 	$(CC) $(LKET_CFLAGS) $(CFLAGS) -o $@ $<
 
-$(BUILD)/lket-gen: tests/gen/lket-gen.c runtime/lket_events.def runtime/lket_format.h
+$(BUILD)/lket-gen: tests/gen/lket-gen.c runtime/lket_events.def \
+		   runtime/lket_format.h runtime/lket_ids.h
 	@mkdir -p $(@D)
 	$(CC) $(LKET_CFLAGS) $(CFLAGS) -o $@ $<
 

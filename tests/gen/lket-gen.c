@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "../../runtime/lket_format.h"
+#include "../../runtime/lket_ids.h"
 
 struct cat {
 	int group, hook;
@@ -156,7 +157,7 @@ static void flush(int cpu, bool lose)
 		put(sizeof(packet), 2);
 		put(0, 2);
 		put(rec_timestamp(), 8);
-		put(LKET_ID(0, 0, 5, cpu), 8);	/* lket.packet */
+		put(LKET_ID(0, LKET_GROUP_LKET, LKET_HOOK_PACKET, cpu), 8);
 		put(discarded[cpu], 4);
 		memcpy(packet, rec + sizeof(rec) - sizeof(packet), sizeof(packet));
 		plen = sizeof(packet);
@@ -250,7 +251,8 @@ static void metadata(uint64_t ts)
 	      I(NCPU), "6.1.0-57-amd64");
 	for (i = 0; i < NCAT; i++) {
 		if (catalogue[i].meta || (no_meta_1_2 &&
-		    (catalogue[i].group == 1 || catalogue[i].group == 2)))
+		    (catalogue[i].group == LKET_GROUP_SYSCALL ||
+		     catalogue[i].group == LKET_GROUP_PROCESS)))
 			continue;
 		event(0, ts, 900, "lket.register_sys_event",
 		      I(catalogue[i].group), I(catalogue[i].hook),

@@ -64,10 +64,15 @@ $(BUILD)/lket-gencat: tools/lket-gencat.c runtime/lket_events.def
 	@mkdir -p $(@D)
 	$(CC) $(LKET_CFLAGS) $(CFLAGS) -o $@ $<
 
+# the guest kernel release: runtime/kernel-release, the one place naming it
+KERNEL_RELEASE := $(shell cat runtime/kernel-release)
+
+# Test traces claim to come from that kernel.
 $(BUILD)/lket-gen: tests/gen/lket-gen.c runtime/lket_events.def \
-		   runtime/lket_format.h runtime/lket_ids.h
+		   runtime/lket_format.h runtime/lket_ids.h runtime/kernel-release
 	@mkdir -p $(@D)
-	$(CC) $(LKET_CFLAGS) $(CFLAGS) -o $@ $<
+	$(CC) $(LKET_CFLAGS) $(CFLAGS) \
+		-DLKET_KERNEL_RELEASE='"$(KERNEL_RELEASE)"' -o $@ $<
 
 # The tapset's catalogue: the runtime's C headers as embedded C, IDs,
 # register_sys_event() calls and one record writer per event.
@@ -160,7 +165,8 @@ install: all
 		$(DESTDIR)$(BINDIR)/
 	install -m 644 tools/stap-runtime-patches/*.patch $(DESTDIR)$(RTPATCHDIR)/
 	install -m 644 tapset/*.stp $(DESTDIR)$(TAPSETDIR)/
-	install -m 644 runtime/*.h runtime/*.def $(DESTDIR)$(RUNTIMEDIR)/
+	install -m 644 runtime/*.h runtime/*.def runtime/kernel-release \
+		$(DESTDIR)$(RUNTIMEDIR)/
 	install -m 644 $(BUILD)/man/lket-b2a.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(BUILD)/man/lket.5 $(DESTDIR)$(MANDIR)/man5/
 

@@ -50,6 +50,11 @@
 #include "../../runtime/lket_format.h"
 #include "../../runtime/lket_ids.h"
 
+/* The trace header's kernel: runtime/kernel-release, -D'd by the Makefile. */
+#ifndef LKET_KERNEL_RELEASE
+#error "build with -DLKET_KERNEL_RELEASE='\"release\"' (see the Makefile)"
+#endif
+
 struct cat {
 	int group, hook;
 	const char *name, *fmt, *names;
@@ -248,7 +253,7 @@ static void metadata(uint64_t ts)
 	      I(per_cpu_seq ? LKET_FORMAT_VERSION :
 		LKET_FORMAT_VERSION_GLOBAL_SEQ),
 	      I(LKET_BYTE_ORDER_MARK), "mono", I(1764421200000000000ll),
-	      I(NCPU), "6.1.0-57-amd64");
+	      I(NCPU), LKET_KERNEL_RELEASE);
 	for (i = 0; i < NCAT; i++) {
 		if (catalogue[i].meta || (no_meta_1_2 &&
 		    (catalogue[i].group == LKET_GROUP_SYSCALL ||

@@ -144,6 +144,8 @@ case_report_sqlite() { $gen latency t; echo -f none -d t.db --report report t; }
 # report and the database's histogram: both clean under UBSan
 case_report_none() { $gen -n 3 many t; echo -f none --report report t; }
 case_report_catalogue() { $gen golden t; echo -f none --report report t_1; }
+# known events under other IDs: tracked, flagged and reported by name
+case_moved()    { $gen moved t; echo --report report t; }
 case_report_backwards() { $gen backwards t; echo -d t.db --report report t; }
 # -o, --report and -d never destroy an input or an earlier output: a
 # clash is refused before anything is written, a failed conversion leaves

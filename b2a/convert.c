@@ -149,7 +149,7 @@ static void apply_meta(struct converter *c, const struct stream *s)
 	case LKET_HOOK_REGSYSEVT:
 		fmt = str_named(ev, "fmt");
 		names = str_named(ev, "names");
-		if (g == 0)
+		if (g == LKET_GROUP_LKET)
 			ret = -EPERM;
 		else if (fmt && names)
 			ret = meta_register(&c->meta, (unsigned int)g,
@@ -160,7 +160,7 @@ static void apply_meta(struct converter *c, const struct stream *s)
 	case LKET_HOOK_REGEVTDESC:
 		what = "event description";
 		name = str_named(ev, "name");
-		ret = g == 0 ? -EPERM :
+		ret = g == LKET_GROUP_LKET ? -EPERM :
 		      name ? meta_name(&c->meta, (unsigned int)g,
 				       (unsigned int)h, name) : -EINVAL;
 		break;
@@ -178,48 +178,74 @@ static void apply_meta(struct converter *c, const struct stream *s)
 		      "is malformed (unknown type, or types and names don't pair up)");
 }
 
+/*
+ * Process tracking: what each process event does to the tid -> process
+ * map, keyed by the catalogue's event (the trace's event of that name).
+ * Each sets the task *tid and its parent *ppid (-1 unknown).
+ */
+typedef int (*process_handler)(struct converter *c, const struct event *ev,
+			       uint32_t *tid, int32_t *ppid);
+
+static int on_snapshot(struct converter *c, const struct event *ev,
+		       uint32_t *tid, int32_t *ppid)
+{
+	const char *comm = str_named(ev, "process_name");
+
+	*tid = (uint32_t)int_named(ev, "tid", 0);
+	*ppid = (int32_t)int_named(ev, "ppid", -1);
+	return procmap_set(&c->procs, *tid, (int32_t)int_named(ev, "pid", -1),
+			   comm, comm ? strlen(comm) : 0);
+}
+
+static int on_fork(struct converter *c, const struct event *ev,
+		   uint32_t *tid, int32_t *ppid)
+{
+	/* the child starts with its parent's name */
+	const struct proc *parent = procmap_get(&c->procs, ev->tid);
+
+	*tid = (uint32_t)int_named(ev, "new_tid", 0);
+	*ppid = (int32_t)int_named(ev, "ppid", -1);
+	return procmap_set(&c->procs, *tid,
+			   (int32_t)int_named(ev, "new_pid", -1),
+			   parent && parent->comm_len ? parent->comm : NULL,
+			   parent ? parent->comm_len : 0);
+}
+
+static int on_execve(struct converter *c, const struct event *ev,
+		     uint32_t *tid, int32_t *ppid)
+{
+	const char *comm = str_named(ev, "new_process_name");
+
+	(void)ppid;
+	if (!comm)
+		return 0;
+	/* comm is the last path component, as the kernel's */
+	if (strrchr(comm, '/'))
+		comm = strrchr(comm, '/') + 1;
+	return procmap_set(&c->procs, *tid, (int32_t)int_named(ev, "pid", -1),
+			   comm, strlen(comm));
+}
+
+static const process_handler process_handlers[LKET_NR_EVENTS] = {
+	[LKET_EV_PROCESS_SNAPSHOT] = on_snapshot,
+	[LKET_EV_PROCESS_FORK] = on_fork,
+	[LKET_EV_PROCESS_EXECVE] = on_execve,
+};
+
 /* Keep the tid -> process map current from process events. */
 static int track_process(struct converter *c, const struct event *ev)
 {
-	const char *name = ev->meta->name;
-	const struct proc *parent;
-	const char *comm;
 	uint32_t tid = ev->tid;
 	int32_t ppid = -1;
 	int ret;
 
-	if (!strcmp(name, "process.snapshot")) {
-		comm = str_named(ev, "process_name");
-		tid = (uint32_t)int_named(ev, "tid", 0);
-		ppid = (int32_t)int_named(ev, "ppid", -1);
-		ret = procmap_set(&c->procs, tid,
-				  (int32_t)int_named(ev, "pid", -1), comm,
-				  comm ? strlen(comm) : 0);
-	} else if (!strcmp(name, "process.fork")) {
-		/* the child starts with its parent's name */
-		parent = procmap_get(&c->procs, ev->tid);
-		tid = (uint32_t)int_named(ev, "new_tid", 0);
-		ppid = (int32_t)int_named(ev, "ppid", -1);
-		ret = procmap_set(&c->procs, tid,
-				  (int32_t)int_named(ev, "new_pid", -1),
-				  parent && parent->comm_len ? parent->comm : NULL,
-				  parent ? parent->comm_len : 0);
-	} else if (!strcmp(name, "process.execve")) {
-		comm = str_named(ev, "new_process_name");
-		if (!comm)
-			return 0;
-		/* comm is the last path component, as the kernel's */
-		if (strrchr(comm, '/'))
-			comm = strrchr(comm, '/') + 1;
-		ret = procmap_set(&c->procs, ev->tid,
-				  (int32_t)int_named(ev, "pid", -1),
-				  comm, strlen(comm));
-	} else {
+	if (ev->meta->ev < 0 || !process_handlers[ev->meta->ev])
 		return 0;
-	}
+	ret = process_handlers[ev->meta->ev](c, ev, &tid, &ppid);
 	if (!ret && c->out->process && procmap_get(&c->procs, tid))
 		ret = c->out->process(c->out, ev->rec->timestamp,
-				      procmap_get(&c->procs, tid), ppid, name);
+				      procmap_get(&c->procs, tid), ppid,
+				      ev->meta->name);
 	return ret;
 }
 
@@ -277,7 +303,7 @@ static int handle(struct converter *c, const struct stream *s)
 	bool selected;
 	int ret;
 
-	if (LKET_ID_GROUP(r->id) == 0) {
+	if (LKET_ID_GROUP(r->id) == LKET_GROUP_LKET) {
 		/* the trace header says how flushes are numbered */
 		apply_meta(c, s);
 		track_seq(c, s);
@@ -320,7 +346,7 @@ static int handle(struct converter *c, const struct stream *s)
 			ret = 0;
 		}
 	}
-	if (!ret && c->ev.meta && c->ev.meta->named && c->ev.group == 2)
+	if (!ret && c->ev.meta && c->ev.meta->named)
 		ret = track_process(c, &c->ev);
 	return ret;
 }
@@ -475,14 +501,16 @@ int convert_ex(const char *const *paths, size_t npaths, struct output *out,
 	for (i = 0; i < n; i++)
 		first[i] = stream_next(&streams[i]);
 	for (i = 0; i < n; i++)
-		if (first[i] == 1 && LKET_ID_GROUP(streams[i].rec.id) == 0 &&
-		    LKET_ID_HOOK(streams[i].rec.id) == 1)
+		if (first[i] == 1 &&
+		    LKET_ID_GROUP(streams[i].rec.id) == LKET_GROUP_LKET &&
+		    LKET_ID_HOOK(streams[i].rec.id) == LKET_HOOK_TRACE_HEADER)
 			break;
 	header = i < n ? i : 0;
 	for (k = 0; k < n; k++) {
 		i = k == 0 ? header : k <= header ? k - 1 : k;
 		s = &streams[i];
-		for (ret = first[i]; ret == 1 && LKET_ID_GROUP(s->rec.id) == 0;
+		for (ret = first[i];
+		     ret == 1 && LKET_ID_GROUP(s->rec.id) == LKET_GROUP_LKET;
 		     ret = stream_next(s)) {
 			ret = handle(c, s);
 			if (ret)

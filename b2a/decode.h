@@ -16,7 +16,9 @@
 struct value {
 	const struct field *f;
 	int64_t i;		/* integers, sign-extended */
-	const char *s;		/* strings: not NUL-terminated when cut */
+	/* strings: in the record, NUL-terminated there; a string whose NUL
+	 * is missing is no value (the record does not match its metadata) */
+	const char *s;
 	uint32_t slen;
 };
 

@@ -3,11 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../runtime/lket_format.h"
 #include "merge.h"
 
 static int record_cpu(const struct stream *s)
 {
-	return s->cpu >= 0 ? s->cpu : (int)((s->rec.id >> 8) & 0xff);
+	return s->cpu >= 0 ? s->cpu : (int)LKET_ID_CPU(s->rec.id);
 }
 
 static bool older(const struct stream *a, const struct stream *b)

@@ -7,6 +7,8 @@
 #include "../runtime/lket_format.h"
 #include "meta.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 struct catalogue_entry {
 	uint8_t group, hook;
 	bool meta;		/* a metadata record, known in advance */
@@ -24,12 +26,67 @@ static const struct catalogue_entry catalogue[] = {
 #undef LKET_GROUP
 #undef LKET_EVENT
 };
+/* catalogue[LKET_EV_x] is the event x */
+_Static_assert(ARRAY_SIZE(catalogue) == LKET_NR_EVENTS,
+	       "catalogue[] holds every event, in catalogue order");
+
+static const struct catalogue_group {
+	uint8_t id;
+	const char *name;
+} groups[] = {
+#define LKET_GROUP(id, name, NAME, doc) { id, #name },
+#define LKET_EVENT(...)
+#include "../runtime/lket_events.def"
+#undef LKET_GROUP
+#undef LKET_EVENT
+};
+
+/* The catalogue's LKET_FIELD lines. */
+static const struct catalogue_field {
+	uint16_t ev;		/* LKET_EV_* */
+	uint8_t flags;
+	const char *name;
+} field_flags[] = {
+#define LKET_GROUP(...)
+#define LKET_EVENT(...)
+#define LKET_FIELD(NAME, field, flags) { LKET_EV_##NAME, flags, field },
+#include "../runtime/lket_events.def"
+#undef LKET_GROUP
+#undef LKET_EVENT
+#undef LKET_FIELD
+};
+
+const char *meta_event_name(enum lket_event_index ev)
+{
+	return catalogue[ev].name;
+}
+
+const char *meta_group_name(unsigned int group)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(groups); i++)
+		if (groups[i].id == group)
+			return groups[i].name;
+	return NULL;
+}
+
+/* The LKET_EV_* of the catalogue's event named name; -1 if none. */
+static int catalogue_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(catalogue); i++)
+		if (!strcmp(catalogue[i].name, name))
+			return (int)i;
+	return -1;
+}
 
 const char *meta_catalogue_name(unsigned int group, unsigned int hook)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(catalogue) / sizeof(catalogue[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(catalogue); i++)
 		if (catalogue[i].group == group && catalogue[i].hook == hook)
 			return catalogue[i].name;
 	return NULL;
@@ -39,11 +96,14 @@ static struct event_meta *slot(struct meta *m, unsigned int group,
 			       unsigned int hook)
 {
 	struct event_meta *g = m->group[group & 0xff];
+	unsigned int i;
 
 	if (!g) {
 		g = calloc(256, sizeof(*g));
 		if (!g)
 			return NULL;
+		for (i = 0; i < 256; i++)
+			g[i].ev = -1;
 		m->group[group & 0xff] = g;
 	}
 	return &g[hook & 0xff];
@@ -77,7 +137,12 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-/* Addresses, flags, masks and handles read best in hex; see lket-b2a(1). */
+/*
+ * The flags of a field the catalogue says nothing of (an event it does not
+ * know, a field it does not list, a user field), guessed from its name as
+ * lket-b2a(1) describes: addresses, flags, masks and handles read best in
+ * hex.  The catalogue's own fields are flagged by their LKET_FIELD lines.
+ */
 static bool hex_name(const char *name)
 {
 	return strstr(name, "addr") || ends_with(name, "flags") ||
@@ -166,7 +231,6 @@ static int parse_fields(struct field_list *fl, const char *fmt,
 		if (nlen + 2 <= FIELD_PREFIX_PAD)
 			memcpy(fl->f[i].prefix_pad, p, nlen + 2);
 		p += nlen + 3;
-		fl->f[i].hex = type != LKET_STRING && hex_name(fl->f[i].name);
 		t = *te ? te + 1 : te;
 		nm = *ne ? ne + 1 : ne;
 	}
@@ -180,11 +244,61 @@ invalid:
 	return -EINVAL;
 }
 
+/* Whether the catalogue's event ev lists a field called name. */
+static bool catalogue_has_field(int ev, const char *name)
+{
+	const char sep[] = { LKET_META_SEP, '\0' };
+	const char *p = catalogue[ev].names;
+	size_t len = strlen(name), n;
+
+	while (*p) {
+		n = strcspn(p, sep);
+		if (n == len && !memcmp(p, name, len))
+			return true;
+		p += n + (p[n] != '\0');
+	}
+	return false;
+}
+
+/* The flags of field f of the event ev (LKET_EV_*, -1: not catalogued). */
+static uint8_t field_flags_of(int ev, const struct field *f)
+{
+	uint8_t flags = 0;
+	size_t i;
+
+	if (ev < 0 || !catalogue_has_field(ev, f->name))
+		return hex_name(f->name) ? LKET_F_HEX : 0;
+	for (i = 0; i < ARRAY_SIZE(field_flags); i++)
+		if (field_flags[i].ev == ev &&
+		    !strcmp(field_flags[i].name, f->name))
+			flags |= field_flags[i].flags;
+	return flags;
+}
+
+/* Flag the fields of e: by the catalogue once e is named, else guessed. */
+static void set_flags(struct event_meta *e)
+{
+	struct field_list *lists[] = { &e->sys, &e->user };
+	struct field *f;
+	size_t k;
+	unsigned int i;
+
+	for (k = 0; k < ARRAY_SIZE(lists); k++)
+		for (i = 0; i < lists[k]->n; i++) {
+			f = &lists[k]->f[i];
+			/* the catalogue states no user field */
+			f->flags = field_flags_of(k ? -1 : e->ev, f);
+			f->hex = f->type != LKET_STRING &&
+				 (f->flags & (LKET_F_HEX | LKET_F_ADDR));
+		}
+}
+
 int meta_register(struct meta *m, unsigned int group, unsigned int hook,
 		  bool user, const char *fmt, const char *names)
 {
 	struct event_meta *e = slot(m, group, hook);
 	struct field_list *fl;
+	int ret;
 
 	if (!e)
 		return -ENOMEM;
@@ -195,7 +309,10 @@ int meta_register(struct meta *m, unsigned int group, unsigned int hook,
 		return strcmp(fl->text, fmt) || strcmp(old_names, names) ?
 		       -EEXIST : 0;
 	}
-	return parse_fields(fl, fmt, names);
+	ret = parse_fields(fl, fmt, names);
+	if (!ret)
+		set_flags(e);
+	return ret;
 }
 
 int meta_name(struct meta *m, unsigned int group, unsigned int hook,
@@ -220,6 +337,8 @@ int meta_name(struct meta *m, unsigned int group, unsigned int hook,
 	e->name = copy;
 	e->name_len = (uint8_t)len;
 	e->named = true;
+	e->ev = (int16_t)catalogue_find(name);
+	set_flags(e);
 	return 0;
 }
 
@@ -229,7 +348,7 @@ int meta_from_catalogue(struct meta *m, unsigned int group, unsigned int hook)
 	size_t i;
 	int ret;
 
-	for (i = 0; i < sizeof(catalogue) / sizeof(catalogue[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(catalogue); i++) {
 		c = &catalogue[i];
 		if (c->group != group || c->hook != hook)
 			continue;
@@ -245,7 +364,7 @@ int meta_init(struct meta *m)
 	int ret;
 
 	memset(m, 0, sizeof(*m));
-	for (i = 0; i < sizeof(catalogue) / sizeof(catalogue[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(catalogue); i++) {
 		const struct catalogue_entry *c = &catalogue[i];
 
 		if (!c->meta)

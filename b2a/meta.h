@@ -5,7 +5,10 @@
  * Filled from the trace's register_sys_event, register_user_event and
  * event_desc records; only the metadata records themselves (group 0) are
  * known in advance, from the catalogue.  The decoder reads fields by type
- * from here and never by event.
+ * from here and never by event.  What a field holds (its flags: hex, an
+ * address, a pid...) is the catalogue's, looked up by event and field
+ * name, so that a trace whose IDs differ from this catalogue's still gets
+ * it.
  */
 #ifndef LKET_META_H
 #define LKET_META_H
@@ -14,15 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Hook IDs by catalogue name: LKET_HOOK_TRACE_HEADER, LKET_HOOK_PACKET... */
-enum lket_hook {
-#define LKET_GROUP(...)
-#define LKET_EVENT(g, h, NAME, name, kind, fmt, names, doc) \
-	LKET_HOOK_##NAME = h,
-#include "../runtime/lket_events.def"
-#undef LKET_EVENT
-#undef LKET_GROUP
-};
+/* LKET_GROUP_*, LKET_HOOK_*, LKET_EV_*, LKET_F_*: the catalogue's names */
+#include "../runtime/lket_ids.h"
 
 #define META_MAX_FIELDS	64
 #define FIELD_PREFIX_PAD	32
@@ -31,7 +27,8 @@ enum lket_hook {
 
 struct field {
 	uint8_t type;		/* enum lket_field_type */
-	bool hex;		/* printed as 0x...: addresses, flags */
+	uint8_t flags;		/* enum lket_field_flag */
+	bool hex;		/* printed as 0x...: LKET_F_ADDR, LKET_F_HEX */
 	const char *name;
 	const char *prefix;	/* " name=", ready to print */
 	uint8_t prefix_len;
@@ -50,6 +47,8 @@ struct event_meta {
 	const char *name;	/* "syscall.entry"; NULL until named */
 	uint8_t name_len;
 	bool named;
+	/* the catalogue's event of that name (LKET_EV_*), -1 if none */
+	int16_t ev;
 	struct field_list sys, user;
 };
 
@@ -85,6 +84,10 @@ int meta_name(struct meta *m, unsigned int group, unsigned int hook,
 
 /* The catalogue's name of (group, hook), for records without metadata. */
 const char *meta_catalogue_name(unsigned int group, unsigned int hook);
+/* The catalogue's dotted name of an event: "process.fork". */
+const char *meta_event_name(enum lket_event_index ev);
+/* The catalogue's name of a group: "syscall"; NULL if it has none. */
+const char *meta_group_name(unsigned int group);
 /*
  * Register in m the catalogue's fields and name of (group, hook), for a
  * trace that lacks its metadata.  -ENOENT if the catalogue does not know

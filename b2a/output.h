@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * output.h - what every output (lket.out text, and those to come) offers
+ * output.h - what every output (text, JSON, CSV, SQLite, PostgreSQL) offers
  * the converter: one call per decoded event, one per run of lost flushes.
  */
 #ifndef LKET_OUTPUT_H

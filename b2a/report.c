@@ -136,25 +136,40 @@ struct class {
 	const void *meta;	/* the metadata this was worked out from */
 };
 
+/*
+ * A request's lifecycle: the catalogue's events of its stages, in order,
+ * matched by name to the trace's, and the field that tells one request
+ * from another.  Its latencies are labelled "<group> <stage>-><stage>".
+ */
 struct lifecycle {
-	const char *group, *short_name[MAX_STAGES], *event[MAX_STAGES];
+	enum lket_group group;
+	const char *key, *short_name[MAX_STAGES];
+	enum lket_event_index event[MAX_STAGES];
 	unsigned int n;
 };
 
 static const struct lifecycle lifecycles[] = {
-	{ "ioscheduler", { "add", "dispatch", "complete" },
-	  { "ioscheduler.elv_add_request",
-	    "ioscheduler.elv_next_request.return",
-	    "ioscheduler.elv_completed_request" }, 3 },
-	{ "scsi", { "ioentry", "iodispatching", "iodone", "iocompleted" },
-	  { "scsi.ioentry", "scsi.iodispatching", "scsi.iodone",
-	    "scsi.iocompleted" }, 4 },
+	{ LKET_GROUP_IOSCHED, "request_addr",
+	  { "add", "dispatch", "complete" },
+	  { LKET_EV_IOSCHED_ELV_ADD_REQUEST,
+	    LKET_EV_IOSCHED_ELV_NEXT_REQUEST_RETURN,
+	    LKET_EV_IOSCHED_ELV_COMPLETED_REQUEST }, 3 },
+	{ LKET_GROUP_SCSI, "request_addr",
+	  { "ioentry", "iodispatching", "iodone", "iocompleted" },
+	  { LKET_EV_SCSI_IOENTRY, LKET_EV_SCSI_IODISPATCHING,
+	    LKET_EV_SCSI_IODONE, LKET_EV_SCSI_IOCOMPLETED }, 4 },
 };
 
 #define NLC (sizeof(lifecycles) / sizeof(lifecycles[0]))
 
-static const char *const paired_groups[] = {
-	"syscall", "iosyscall", "aio", "sunrpc", "nfs", "nfsd",
+/*
+ * Groups whose "<group>.x.entry" and "<group>.x.return" events pair up
+ * by thread, matched by the group's name in the catalogue; system calls
+ * (LKET_GROUP_SYSCALL) pair by their syscall_name field.
+ */
+static const enum lket_group paired_groups[] = {
+	LKET_GROUP_SYSCALL, LKET_GROUP_IOSYSCALL, LKET_GROUP_AIO,
+	LKET_GROUP_SUNRPC, LKET_GROUP_NFS, LKET_GROUP_NFSD,
 };
 
 struct report {
@@ -283,7 +298,7 @@ static bool ends_with(const char *s, size_t n, const char *tail)
 
 static int classify(struct report *r, struct class *c, const struct event *ev)
 {
-	const char *name = ev->meta->name, *dot = strchr(name, '.');
+	const char *name = ev->meta->name, *dot = strchr(name, '.'), *group;
 	size_t n = ev->meta->name_len, i, k;
 	int64_t label;
 
@@ -292,8 +307,9 @@ static int classify(struct report *r, struct class *c, const struct event *ev)
 	c->field = -1;
 	for (i = 0; i < NLC; i++)
 		for (k = 0; k < lifecycles[i].n; k++)
-			if (!strcmp(name, lifecycles[i].event[k])) {
-				c->field = (int16_t)field_index(ev, "request_addr");
+			if (ev->meta->ev == (int)lifecycles[i].event[k]) {
+				c->field = (int16_t)field_index(ev,
+							lifecycles[i].key);
 				if (c->field < 0)
 					return 0;
 				c->kind = K_STAGE;
@@ -303,10 +319,12 @@ static int classify(struct report *r, struct class *c, const struct event *ev)
 			}
 	if (!dot)
 		return 0;
-	for (i = 0; i < sizeof(paired_groups) / sizeof(paired_groups[0]); i++)
-		if (strlen(paired_groups[i]) == (size_t)(dot - name) &&
-		    !memcmp(paired_groups[i], name, (size_t)(dot - name)))
+	for (i = 0; i < sizeof(paired_groups) / sizeof(paired_groups[0]); i++) {
+		group = meta_group_name(paired_groups[i]);
+		if (strlen(group) == (size_t)(dot - name) &&
+		    !memcmp(group, name, (size_t)(dot - name)))
 			break;
+	}
 	if (i == sizeof(paired_groups) / sizeof(paired_groups[0]))
 		return 0;
 	if (ends_with(name, n, ".entry"))
@@ -315,7 +333,7 @@ static int classify(struct report *r, struct class *c, const struct event *ev)
 		c->kind = K_RETURN, n -= 7;
 	else
 		return 0;
-	if (i == 0) {		/* syscalls: by name */
+	if (paired_groups[i] == LKET_GROUP_SYSCALL) {	/* by name */
 		c->field = (int16_t)field_index(ev, "syscall_name");
 		if (c->field >= 0 && ev->v[c->field].f->type == LKET_STRING)
 			return 0;
@@ -505,7 +523,8 @@ static int64_t stage_label(struct report *r, const struct lifecycle *lc,
 			   unsigned int from, unsigned int to)
 {
 	char name[128];
-	int n = snprintf(name, sizeof(name), "%s %s->%s", lc->group,
+	int n = snprintf(name, sizeof(name), "%s %s->%s",
+			 meta_group_name(lc->group),
 			 lc->short_name[from], lc->short_name[to]);
 
 	return intern(r, name, (size_t)n);

@@ -45,7 +45,13 @@ int stream_cpu_from_name(const char *path)
 	return -1;
 }
 
-/* Make at least n bytes available at s->pos; returns how many are. */
+/*
+ * Try to make n bytes available at s->pos: what is left moves to the start
+ * of the window, then reads (each for all the room left) go on until n
+ * bytes are there, the file ends or the window is full.  *avail is how
+ * many are then available, fewer than n at the end of the file.  Returns
+ * 0, or -errno if a read fails.
+ */
 static int fill(struct stream *s, size_t n, size_t *avail)
 {
 	ssize_t got;

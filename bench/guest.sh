@@ -37,7 +37,8 @@
 #                           GUEST_RATES="10000 30000 100000 300000"
 #
 # LTTng: lttng-modules-dkms 2.13.9 of Debian 12 does not build against
-# 6.1.0-57 (conflicting types for trace_hrtimer_start), so it is not here.
+# the guest's 6.1 kernel (conflicting types for trace_hrtimer_start), so it
+# is not here.
 # LKET_SKIP_GUEST=1 skips this part (exit 77).
 set -eu
 build=$(cd "${1:?usage: guest.sh BUILD}" && pwd)
@@ -115,7 +116,8 @@ t0=$(date +%s)
 	--script "$here/guest-job.sh" || note "the guest job exited $?"
 t1=$(date +%s)
 [ -s "$dir/res/results" ] || { note "no results came back"; exit 1; }
-accel=$(cat "$build/vm/accel-${LKET_KERNEL_RELEASE:-6.1.0-57-amd64}" 2>/dev/null || echo "?")
+accel=$(cat "$build/vm/accel-${LKET_KERNEL_RELEASE:-$(cat "$top/runtime/kernel-release")}" 2>/dev/null ||
+	echo "?")
 
 {
 echo "tracing cost in the guest: bench-loop $loops, $((2 * loops)) events a loop, medians of $runs alternating runs"

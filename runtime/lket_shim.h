@@ -2,10 +2,11 @@
 /*
  * lket_shim.h - the kernel side of LKET records.
  *
- * Embedded once, after lket_format.h, into the embedded-C block of the generated
- * tapset/lket_catalogue.stp, so it becomes part of the one C file stap
- * writes for a module: it may define state.  It sits after SystemTap's
- * runtime (print buffer, transport), whose internals it uses.
+ * Embedded once, after lket_format.h and lket_ids.h, into the embedded-C
+ * block of the generated tapset/lket_catalogue.stp, so it becomes part of
+ * the one C file stap writes for a module: it may define state.  It sits
+ * after SystemTap's runtime (print buffer, transport), whose internals it
+ * uses.
  *
  * A record is written by one probe handler, on one CPU, with preemption
  * disabled (SystemTap holds the per-CPU probe context):
@@ -295,15 +296,13 @@ static struct lket_record_head *lket_open_head(struct lket_open_record *rec,
 
 #if LKET_FRAMES
 /*
- * The packet record (lket.packet in runtime/lket_events.def: group 0,
- * hook 5, discarded INT32) at the start of every frame.  Written here
+ * The packet record (lket.packet in runtime/lket_events.def: discarded
+ * INT32) at the start of every frame.  Written here
  * rather than by a generated writer: it is placed by
  * _stp_frame_reserve() as the frame opens.  lket-b2a decodes it by the
  * catalogue (built in, as all of group 0): every guest test's trace has
  * them, and a record of another layout would be reported as damage.
  */
-#define LKET_PACKET_GROUP	0
-#define LKET_PACKET_HOOK	5
 #define LKET_PACKET_SIZE	(LKET_RECORD_HEAD_SIZE + 4)
 
 static void lket_packet_write(char *p, u64 ns)
@@ -313,7 +312,7 @@ static void lket_packet_write(char *p, u64 ns)
 		.total_size = LKET_PACKET_SIZE,
 		.sys_size = LKET_PACKET_SIZE,
 		.timestamp = ns,
-		.id = LKET_ID(0, LKET_PACKET_GROUP, LKET_PACKET_HOOK,
+		.id = LKET_ID(0, LKET_GROUP_LKET, LKET_HOOK_PACKET,
 			      raw_smp_processor_id()),
 	};
 	u32 discarded = this_cpu_read(lket_nr_discarded);
@@ -473,17 +472,14 @@ static inline char *lket_put(char *p, const void *field, size_t size)
 }
 
 /*
- * process_snapshot(): one PROCESS_SNAPSHOT record per task (group 2,
- * hook 1: tid, pid, ppid, process_name).  Written here rather than by the
+ * process_snapshot(): one PROCESS_SNAPSHOT record per task (tid, pid,
+ * ppid, process_name).  Written here rather than by the
  * generated writer because a script loop over every task would exceed
  * MAXACTION; the layout must match the catalogue entry (the guest test,
  * tests/tapset/guest.sh, decodes init's record by the catalogue's
  * metadata).  Each record is reserved whole, so several share a print
  * buffer without being split.
  */
-#define LKET_SNAPSHOT_GROUP	2
-#define LKET_SNAPSHOT_HOOK	1
-
 static void lket_snapshot_task(struct task_struct *t)
 {
 	char comm[TASK_COMM_LEN];
@@ -497,7 +493,8 @@ static void lket_snapshot_task(struct task_struct *t)
 	f[1] = t->tgid;
 	f[2] = task_tgid_nr(rcu_dereference(t->real_parent));
 #if LKET_ASCII_TRACE
-	lket_ascii_prefix(ns, LKET_SNAPSHOT_GROUP, LKET_SNAPSHOT_HOOK);
+	lket_ascii_prefix(ns, LKET_GROUP_PROCESS,
+			  LKET_HOOK_PROCESS_SNAPSHOT);
 	_stp_printf(" tid=%d pid=%d ppid=%d process_name=\"%s\"\n",
 		    (int)f[0], (int)f[1], (int)f[2], comm);
 #else
@@ -518,8 +515,8 @@ static void lket_snapshot_task(struct task_struct *t)
 			head->sys_size = size;
 			head->flags = 0;
 			head->timestamp = ns;
-			head->id = LKET_ID(current->pid, LKET_SNAPSHOT_GROUP,
-					   LKET_SNAPSHOT_HOOK,
+			head->id = LKET_ID(current->pid, LKET_GROUP_PROCESS,
+					   LKET_HOOK_PROCESS_SNAPSHOT,
 					   raw_smp_processor_id());
 			memcpy(p + sizeof(*head), f, sizeof(f));
 			memcpy(p + sizeof(*head) + sizeof(f), comm, len);

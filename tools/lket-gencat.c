@@ -86,6 +86,26 @@ static int is_string(const char *type)
 	return !strcmp(type, "STRING");
 }
 
+static void embed(const char *path);
+
+/*
+ * A line '#include "file"' of an embedded header: the file, from the
+ * header's own folder, embedded in its place (the module's C has no
+ * include path to it).  0 if line is no such include.
+ */
+static int embed_include(const char *path, const char *line)
+{
+	const char *slash = strrchr(path, '/');
+	char name[1024], inc[2048];
+	int dir = slash ? (int)(slash - path + 1) : 0;
+
+	if (sscanf(line, " #include \"%1023[^\"]\"", name) != 1)
+		return 0;
+	snprintf(inc, sizeof(inc), "%.*s%s", dir, path, name);
+	embed(inc);
+	return 1;
+}
+
 static void embed(const char *path)
 {
 	char line[4096];
@@ -97,7 +117,8 @@ static void embed(const char *path)
 	}
 	printf("/* ---- %s ---- */\n", path);
 	while (fgets(line, sizeof(line), f))
-		fputs(line, stdout);
+		if (!embed_include(path, line))
+			fputs(line, stdout);
 	fclose(f);
 }
 

@@ -32,6 +32,9 @@
  *           five times, a field named xmin, names past 63 bytes, events
  *           named like the database's own tables (events, trace, ...)
  *   many    EVENTS distinct events (group 100 on), one record each
+ *   moved   process and SCSI events under IDs of their own (groups 40
+ *           and 41), fields added and dropped: a trace whose catalogue
+ *           differs, decoded by its metadata and known by its names
  * -f  framing (default v4, SystemTap 4.7-4.9); -s  the other byte order;
  * -p  each CPU numbers its own flushes (format version 2, the patched
  *     runtime); without it one counter numbers them all (version 1).
@@ -48,6 +51,12 @@
 #include <unistd.h>
 
 #include "../../runtime/lket_format.h"
+#include "../../runtime/lket_ids.h"
+
+/* The trace header's kernel: runtime/kernel-release, -D'd by the Makefile. */
+#ifndef LKET_KERNEL_RELEASE
+#error "build with -DLKET_KERNEL_RELEASE='\"release\"' (see the Makefile)"
+#endif
 
 struct cat {
 	int group, hook;
@@ -156,7 +165,7 @@ static void flush(int cpu, bool lose)
 		put(sizeof(packet), 2);
 		put(0, 2);
 		put(rec_timestamp(), 8);
-		put(LKET_ID(0, 0, 5, cpu), 8);	/* lket.packet */
+		put(LKET_ID(0, LKET_GROUP_LKET, LKET_HOOK_PACKET, cpu), 8);
 		put(discarded[cpu], 4);
 		memcpy(packet, rec + sizeof(rec) - sizeof(packet), sizeof(packet));
 		plen = sizeof(packet);
@@ -239,18 +248,24 @@ static void event_ex(int cpu, uint64_t ts, uint32_t tid, bool lose,
  * process), as if their registrations were lost. */
 static bool no_meta_1_2;
 
-static void metadata(uint64_t ts)
+static void trace_header(uint64_t ts)
 {
-	size_t i;
-
 	event(0, ts, 900, "lket.trace_header",
 	      I(per_cpu_seq ? LKET_FORMAT_VERSION :
 		LKET_FORMAT_VERSION_GLOBAL_SEQ),
 	      I(LKET_BYTE_ORDER_MARK), "mono", I(1764421200000000000ll),
-	      I(NCPU), "6.1.0-57-amd64");
+	      I(NCPU), LKET_KERNEL_RELEASE);
+}
+
+static void metadata(uint64_t ts)
+{
+	size_t i;
+
+	trace_header(ts);
 	for (i = 0; i < NCAT; i++) {
 		if (catalogue[i].meta || (no_meta_1_2 &&
-		    (catalogue[i].group == 1 || catalogue[i].group == 2)))
+		    (catalogue[i].group == LKET_GROUP_SYSCALL ||
+		     catalogue[i].group == LKET_GROUP_PROCESS)))
 			continue;
 		event(0, ts, 900, "lket.register_sys_event",
 		      I(catalogue[i].group), I(catalogue[i].hook),
@@ -312,6 +327,34 @@ static void dbnames(void)
 	for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
 		custom(1, t + 400 + 100 * i, 42, 151, (int)i, "INT32:INT64",
 		       I(i), I(0xffffffff81000000ull + i));
+}
+
+/*
+ * A trace whose catalogue differs from lket-b2a's: events it knows by
+ * name under other IDs, one with a field more, one with fewer.  Process
+ * tracking, field flags and the report go by the names.
+ */
+static void moved(void)
+{
+	uint64_t t = 4000000000ull;
+
+	trace_header(t);
+	define(t, 40, 7, "process.fork", "INT32:INT32:INT32:INT64",
+	       "new_tid:new_pid:ppid:clone_flags");
+	define(t, 40, 9, "process.execve", "INT32:STRING",
+	       "pid:new_process_name");
+	define(t, 41, 1, "scsi.ioentry", "INT8:INT8:INT8:INT64",
+	       "disk_major:disk_minor:device_state:request_addr");
+	define(t, 41, 2, "scsi.iocompleted", "INT64:INT32",
+	       "request_addr:bytes_done");
+	custom(0, t + 100, 4242, 40, 7, "INT32:INT32:INT32:INT64", I(4250),
+	       I(4250), I(4242), I(0x1200011));
+	custom(0, t + 200, 4250, 40, 9, "INT32:STRING", I(4250),
+	       "/usr/bin/moved");
+	custom(1, t + 300, 4250, 41, 1, "INT8:INT8:INT8:INT64", I(8), I(0),
+	       I(1), I(0xffff888000200000ull));
+	custom(1, t + 1300, 4250, 41, 2, "INT64:INT32",
+	       I(0xffff888000200000ull), I(4096));
 }
 
 /* n events of their own, one record each. */
@@ -606,8 +649,9 @@ int main(int argc, char **argv)
 	     strcmp(argv[optind], "nometa") &&
 	     strcmp(argv[optind], "dbnames") &&
 	     strcmp(argv[optind], "many") &&
+	     strcmp(argv[optind], "moved") &&
 	     strcmp(argv[optind], "syscalls"))) {
-		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-n EVENTS] golden|badmeta|nometa|bench|syscalls|strings|latency|backwards|dbnames|many PREFIX\n");
+		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-n EVENTS] golden|badmeta|nometa|bench|syscalls|strings|latency|backwards|dbnames|many|moved PREFIX\n");
 		return 2;
 	}
 	for (cpu = 0; cpu < NCPU; cpu++) {
@@ -633,6 +677,8 @@ int main(int argc, char **argv)
 		dbnames();
 	else if (!strcmp(argv[optind], "many"))
 		many(n);
+	else if (!strcmp(argv[optind], "moved"))
+		moved();
 	else {
 		no_meta_1_2 = !strcmp(argv[optind], "nometa");
 		golden(!strcmp(argv[optind], "badmeta"));

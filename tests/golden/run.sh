@@ -144,6 +144,8 @@ case_report_sqlite() { $gen latency t; echo -f none -d t.db --report report t; }
 # report and the database's histogram: both clean under UBSan
 case_report_none() { $gen -n 3 many t; echo -f none --report report t; }
 case_report_catalogue() { $gen golden t; echo -f none --report report t_1; }
+# known events under other IDs: tracked, flagged and reported by name
+case_moved()    { $gen moved t; echo --report report t; }
 case_report_backwards() { $gen backwards t; echo -d t.db --report report t; }
 # -o, --report and -d never destroy an input or an earlier output: a
 # clash is refused before anything is written, a failed conversion leaves
@@ -203,19 +205,19 @@ extras() {
 	ls | grep tmp- || true
 }
 
-cases=${*:-v4 v5 raw swapped stpd prefix_cpu prefix_ucpu prefix_first
-folder folder_cpu folder_two folder_none
-fifo fifo_order stdin stdin_twice fifo_empty badmeta missing empty dup pcpu pcpu_order pcpu_lost garbage truncated truncated_raw junk
-json csv json_default csv_default json_wall csv_rel strings json_strings csv_strings
-filter_pid filter_tid filter_comm filter_cpu filter_event filter_rel filter_wall filter_all filter_bad filter_to_edge
-sqlite sqlite_strings sqlite_exists sqlite_replace sqlite_stdout sqlite_device sqlite_unwritable
-report report_pid report_sqlite report_none report_catalogue report_backwards
-clash_input clash_link clash_hardlink clash_db clash_report clash_db_report
-keep_nosuch keep_db replace_output report_stdout quiet
-stat stat_filter stat_json delta delta_filter nometa
-where_string where_int where_hex where_all where_neg where_bad
-version badopt badopt_arg}
+# Every case_NAME() above, in the order defined; each must have its
+# NAME.expect, and each .expect its case.
+cases=${*:-$(sed -n 's/^case_\([a-z0-9_]*\)().*/\1/p' "$0")}
 pass=0 fail=0
+if [ $# = 0 ]; then
+	for e in "$here"/*.expect; do
+		c=$(basename "$e" .expect)
+		case " $(echo $cases) " in
+		*" $c "*) ;;
+		*) fail=$((fail + 1)); echo "FAIL golden $c: $c.expect but no case_$c" ;;
+		esac
+	done
+fi
 for c in $cases; do
 	for bin in lket-b2a asan/lket-b2a; do
 		dir=$work/$c/$(basename "$(dirname "$build/$bin")")

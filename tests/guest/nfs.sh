@@ -26,7 +26,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${LKET_BUILDDIR:-$top/build}
-rel=${LKET_KERNEL_RELEASE:-6.1.0-57-amd64}
+rel=${LKET_KERNEL_RELEASE:-$(cat "$top/runtime/kernel-release")}
 work=$build/guest-tests/nfs
 res=$work/res
 resr=$work/res-reclaim

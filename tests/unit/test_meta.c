@@ -284,6 +284,77 @@ static void test_catalogue_name(void **state)
 	assert_null(meta_catalogue_name(1, 0));
 }
 
+/* The catalogue's IDs and names, as runtime/lket_ids.h names them. */
+static void test_ids(void **state)
+{
+	(void)state;
+	assert_int_equal(LKET_GROUP_PROCESS, 2);
+	assert_int_equal(LKET_HOOK_PROCESS_FORK, 3);
+	assert_string_equal(meta_event_name(LKET_EV_PROCESS_FORK),
+			    "process.fork");
+	assert_string_equal(meta_event_name(LKET_EV_TRACE_HEADER),
+			    "lket.trace_header");
+	assert_string_equal(meta_group_name(LKET_GROUP_SYSCALL), "syscall");
+	assert_string_equal(meta_group_name(LKET_GROUP_IOSCHED),
+			    "ioscheduler");
+	assert_null(meta_group_name(200));
+}
+
+/*
+ * Field flags: the catalogue's, by event and field name, whatever the
+ * trace's IDs and whichever of name and fields comes first; guessed from
+ * the field's name for what the catalogue does not list.
+ */
+static void test_field_flags(void **state)
+{
+	struct meta *m = *state;
+	const struct event_meta *e;
+
+	/* fields, then the name (as the tapset writes them) */
+	assert_int_equal(meta_register(m, 99, 3, false,
+		"INT32:INT32:INT32:INT64", "new_tid:new_pid:ppid:parent_addr"),
+		0);
+	e = meta_get(m, 99, 3);
+	assert_int_equal(e->ev, -1);
+	assert_int_equal(e->sys.f[1].flags, 0);
+	assert_true(e->sys.f[3].hex);
+	assert_int_equal(meta_name(m, 99, 3, "process.fork"), 0);
+	assert_int_equal(e->ev, LKET_EV_PROCESS_FORK);
+	assert_int_equal(e->sys.f[0].flags, LKET_F_TID);
+	assert_int_equal(e->sys.f[1].flags, LKET_F_PID);
+	assert_int_equal(e->sys.f[2].flags, LKET_F_PID);
+	assert_false(e->sys.f[1].hex);
+	/* not in the catalogue's process.fork: guessed */
+	assert_int_equal(e->sys.f[3].flags, LKET_F_HEX);
+	assert_true(e->sys.f[3].hex);
+
+	/* the name, then the fields; user fields are always guessed */
+	assert_int_equal(meta_name(m, 77, 2, "scsi.iodispatching"), 0);
+	assert_int_equal(meta_register(m, 77, 2, false,
+		"INT8:INT64:INT32:INT64", "host:reqbuf_addr:reqbuf_len:request_addr"),
+		0);
+	assert_int_equal(meta_register(m, 77, 2, true, "INT64:INT32",
+				       "user_addr:pid"), 0);
+	e = meta_get(m, 77, 2);
+	assert_int_equal(e->ev, LKET_EV_SCSI_IODISPATCHING);
+	assert_int_equal(e->sys.f[0].flags, 0);
+	assert_int_equal(e->sys.f[1].flags, LKET_F_ADDR);
+	assert_true(e->sys.f[1].hex);
+	assert_false(e->sys.f[2].hex);
+	assert_int_equal(e->sys.f[3].flags, LKET_F_ADDR);
+	assert_int_equal(e->user.f[0].flags, LKET_F_HEX);
+	assert_int_equal(e->user.f[1].flags, 0);
+
+	/* an event the catalogue does not know: guessed */
+	assert_int_equal(meta_name(m, 77, 3, "my.event"), 0);
+	assert_int_equal(meta_register(m, 77, 3, false, "INT64:INT64",
+				       "handler:sigset_size"), 0);
+	e = meta_get(m, 77, 3);
+	assert_int_equal(e->ev, -1);
+	assert_true(e->sys.f[0].hex);
+	assert_false(e->sys.f[1].hex);
+}
+
 /* A trace without metadata: the catalogue's fields and name. */
 static void test_from_catalogue(void **state)
 {
@@ -324,6 +395,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unsafe_names, meta_setup,
 						meta_teardown),
 		cmocka_unit_test(test_catalogue_name),
+		cmocka_unit_test(test_ids),
+		cmocka_unit_test_setup_teardown(test_field_flags, meta_setup,
+						meta_teardown),
 		cmocka_unit_test_setup_teardown(test_from_catalogue, meta_setup,
 						meta_teardown),
 	};

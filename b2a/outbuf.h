@@ -24,6 +24,11 @@ int outbuf_init(struct outbuf *ob, int fd, size_t size);
 int outbuf_flush(struct outbuf *ob);
 void outbuf_free(struct outbuf *ob);
 
+/* printf into the buffer, for what is not on a hot path; text longer
+ * than the buffer is cut. */
+void outbuf_printf(struct outbuf *ob, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Make sure n bytes fit at ob->p; n must be below the buffer's size. */
 static inline int outbuf_room(struct outbuf *ob, size_t n)
 {

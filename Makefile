@@ -26,7 +26,7 @@ SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer \
 	   -fno-sanitize-recover=all
 
 B2A_MODULES = diag stream seqtrack merge meta decode procmap outbuf outfmt \
-	      out_text out_json out_csv stat tee filter report sqlschema \
+	      out_text out_json out_csv stat tee filter report sql \
 	      out_sqlite out_pg tmpfile convert progress
 B2A_LIBS = -lsqlite3 -lpq
 B2A_OBJS = $(B2A_MODULES:%=$(BUILD)/b2a/%.o)

@@ -131,10 +131,14 @@ static void csv_free(struct output *o)
 
 int output_csv_new(struct output **o, int fd, const struct text_options *opt)
 {
-	int ret = line_output_new(o, sizeof(struct csv), fd, opt, CSV_BUFFER,
-				  csv_event, csv_lost);
+	static const struct output_ops csv_ops = {
+		.begin = line_output_begin,
+		.event = csv_event,
+		.lost = csv_lost,
+		.finish = line_output_finish,
+		.free = csv_free,
+	};
 
-	if (!ret)
-		(*o)->free = csv_free;
-	return ret;
+	return line_output_new(o, sizeof(struct csv), fd, opt, CSV_BUFFER,
+			       &csv_ops);
 }

@@ -6,7 +6,10 @@
 #include <string.h>
 
 #include "../runtime/lket_format.h"
-#include "sqlschema.h"
+#include "outbuf.h"
+#include "outfmt.h"
+#include "report.h"
+#include "sql.h"
 
 /*
  * Column names no field may take: the common columns, and the system
@@ -198,14 +201,13 @@ static bool table_name_free(const struct sql_schema *s, const char *name)
 	return true;
 }
 
-int sql_schema_init(struct sql_schema *s, const struct sql_types *ty,
-		    struct diag *diag, const char *label)
+void sql_schema_init(struct sql_schema *s, const struct sql_dialect *dialect,
+		     struct diag *diag, const char *label)
 {
 	memset(s, 0, sizeof(*s));
-	s->ty = ty;
+	s->dialect = dialect;
 	s->diag = diag;
 	s->label = label;
-	return 0;
 }
 
 void sql_schema_free(struct sql_schema *s)
@@ -309,6 +311,7 @@ int sql_table_init(struct sql_schema *s, struct sql_table *t,
 		note(s, "event %s is table %s", t->event, t->name);
 
 	t->ncols = m->sys.n + m->user.n;
+	t->nvalues = SQL_COMMON + t->ncols + 1;
 	t->cols = calloc(t->ncols ? t->ncols : 1, sizeof(*t->cols));
 	t->kind = calloc(t->ncols ? t->ncols : 1, sizeof(*t->kind));
 	bigger = realloc(s->tables, (s->ntables + 1) * sizeof(*bigger));
@@ -346,33 +349,132 @@ void sql_table_free(struct sql_table *t)
 	t->kind = NULL;
 }
 
+/* The type of a fixed column, in the dialect's words. */
+enum col_type { COL_TIME, COL_I64, COL_INT, COL_TEXT, COL_BYTES, COL_BOOL };
+
+struct fixed_col {
+	const char *name;
+	enum col_type type;
+};
+
+/* The columns every event table starts with. */
+static const struct fixed_col common[SQL_COMMON] = {
+	{ "time", COL_TIME }, { "cpu", COL_INT }, { "tid", COL_I64 },
+	{ "pid", COL_INT }, { "comm", COL_TEXT },
+};
+
+struct fixed_table {
+	const char *name;
+	bool common;		/* the common columns first */
+	unsigned int ncols;	/* then these */
+	struct fixed_col cols[14];
+};
+
+static const struct fixed_table fixed_tables[SQL_NFIXED] = {
+	[SQL_TRACE] = { "trace", false, 9, {
+		{ "header", COL_BOOL }, { "clock", COL_TEXT },
+		{ "kernel", COL_TEXT }, { "wall_offset", COL_I64 },
+		{ "first_time", COL_I64 }, { "last_time", COL_I64 },
+		{ "events", COL_I64 }, { "lost", COL_I64 },
+		{ "files", COL_TEXT } } },
+	[SQL_PROCESSES] = { "processes", false, 6, {
+		{ "time", COL_I64 }, { "tid", COL_I64 }, { "pid", COL_INT },
+		{ "ppid", COL_INT }, { "comm", COL_TEXT },
+		{ "event", COL_TEXT } } },
+	[SQL_LOST] = { "lost", false, 6, {
+		{ "time", COL_I64 }, { "until", COL_I64 },
+		{ "count", COL_I64 }, { "first_seq", COL_I64 },
+		{ "last_seq", COL_I64 }, { "cpu", COL_INT } } },
+	[SQL_UNKNOWN] = { "unknown_events", true, 4, {
+		{ "grp", COL_INT }, { "hook", COL_INT }, { "name", COL_TEXT },
+		{ "raw", COL_BYTES } } },
+	[SQL_OTHER] = { "other_events", true, 4, {
+		{ "event", COL_TEXT }, { "grp", COL_INT },
+		{ "hook", COL_INT }, { "fields", COL_TEXT } } },
+	[SQL_LATENCY] = { "latency", false, 14, {
+		{ "scope", COL_TEXT }, { "what", COL_TEXT },
+		{ "pid", COL_INT }, { "comm", COL_TEXT },
+		{ "count", COL_I64 }, { "total_ns", COL_I64 },
+		{ "min_ns", COL_I64 }, { "mean_ns", COL_I64 },
+		{ "p50_ns", COL_I64 }, { "p90_ns", COL_I64 },
+		{ "p99_ns", COL_I64 }, { "max_ns", COL_I64 },
+		{ "unmatched_begin", COL_I64 },
+		{ "unmatched_end", COL_I64 } } },
+	[SQL_HISTOGRAM] = { "latency_histogram", false, 5, {
+		{ "scope", COL_TEXT }, { "what", COL_TEXT },
+		{ "pid", COL_INT }, { "bucket_ns", COL_I64 },
+		{ "count", COL_I64 } } },
+};
+
+static const char *col_type_name(const struct sql_dialect *d,
+				 enum col_type type)
+{
+	switch (type) {
+	case COL_INT:
+		return "INTEGER";
+	case COL_TEXT:
+		return "TEXT";
+	case COL_BYTES:
+		return d->bytes;
+	case COL_BOOL:
+		return d->boolean;
+	default:
+		return d->int64;
+	}
+}
+
+static void cat_column(struct sqltext *t, const struct sql_dialect *d,
+		       const struct fixed_col *c)
+{
+	cat(t, "%s %s%s", c->name, col_type_name(d, c->type),
+	    c->type == COL_TIME ? " NOT NULL" : "");
+}
+
+static void cat_common(struct sqltext *t, const struct sql_dialect *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < SQL_COMMON; i++) {
+		cat(t, i ? ", " : "");
+		cat_column(t, d, &common[i]);
+	}
+}
+
+/* CREATE TABLE of fixed tables first to last, then sep */
+static void cat_fixed(struct sqltext *t, const struct sql_dialect *d,
+		      enum sql_fixed first, enum sql_fixed last,
+		      const char *sep)
+{
+	const struct fixed_table *ft;
+	unsigned int i;
+	int k;
+
+	for (k = first; k <= (int)last; k++) {
+		ft = &fixed_tables[k];
+		cat(t, "CREATE TABLE %s (", ft->name);
+		if (ft->common)
+			cat_common(t, d);
+		for (i = 0; i < ft->ncols; i++) {
+			cat(t, i || ft->common ? ", " : "");
+			cat_column(t, d, &ft->cols[i]);
+		}
+		cat(t, ")%s", k < (int)last ? ";" : sep);
+	}
+}
+
 char *sql_create_base(const struct sql_schema *s)
 {
-	const char *i64 = s->ty->int64;
 	struct sqltext t = { 0 };
 
-	cat(&t, "CREATE TABLE trace (header %s, clock TEXT, kernel TEXT, wall_offset %s, first_time %s, last_time %s, events %s, lost %s, files TEXT);",
-	    s->ty->boolean, i64, i64, i64, i64, i64);
-	cat(&t, "CREATE TABLE processes (time %s, tid %s, pid INTEGER, ppid INTEGER, comm TEXT, event TEXT);",
-	    i64, i64);
-	cat(&t, "CREATE TABLE lost (time %s, until %s, count %s, first_seq %s, last_seq %s, cpu INTEGER);",
-	    i64, i64, i64, i64, i64);
-	cat(&t, "CREATE TABLE unknown_events (time %s NOT NULL, cpu INTEGER, tid %s, pid INTEGER, comm TEXT, grp INTEGER, hook INTEGER, name TEXT, raw %s);",
-	    i64, i64, s->ty->bytes);
-	cat(&t, "CREATE TABLE other_events (time %s NOT NULL, cpu INTEGER, tid %s, pid INTEGER, comm TEXT, event TEXT, grp INTEGER, hook INTEGER, fields TEXT)",
-	    i64, i64);
+	cat_fixed(&t, s->dialect, SQL_TRACE, SQL_OTHER, "");
 	return text_done(&t);
 }
 
 char *sql_create_report(const struct sql_schema *s)
 {
-	const char *i64 = s->ty->int64;
 	struct sqltext t = { 0 };
 
-	cat(&t, "CREATE TABLE latency (scope TEXT, what TEXT, pid INTEGER, comm TEXT, count %s, total_ns %s, min_ns %s, mean_ns %s, p50_ns %s, p90_ns %s, p99_ns %s, max_ns %s, unmatched_begin %s, unmatched_end %s);",
-	    i64, i64, i64, i64, i64, i64, i64, i64, i64, i64);
-	cat(&t, "CREATE TABLE latency_histogram (scope TEXT, what TEXT, pid INTEGER, bucket_ns %s, count %s);",
-	    i64, i64);
+	cat_fixed(&t, s->dialect, SQL_LATENCY, SQL_HISTOGRAM, ";");
 	cat(&t, "CREATE VIEW latency_by_event AS SELECT what, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns, unmatched_begin, unmatched_end FROM latency WHERE scope = 'event';"
 	    "CREATE VIEW latency_by_process AS SELECT what, pid, comm, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns FROM latency WHERE scope = 'process'");
 	return text_done(&t);
@@ -385,14 +487,15 @@ char *sql_create_table(const struct sql_schema *s, const struct sql_table *t)
 
 	cat(&q, "CREATE TABLE ");
 	cat_ident(&q, t->name);
-	cat(&q, " (time %s NOT NULL, cpu INTEGER, tid %s, pid INTEGER, comm TEXT",
-	    s->ty->int64, s->ty->int64);
+	cat(&q, " (");
+	cat_common(&q, s->dialect);
 	for (i = 0; i < t->ncols; i++) {
 		cat(&q, ", ");
 		cat_ident(&q, t->cols[i]);
-		cat(&q, " %s", t->kind[i] == SQL_TEXT ? "TEXT" : s->ty->int64);
+		cat(&q, " %s", t->kind[i] == SQL_TEXT ? "TEXT" :
+		    s->dialect->int64);
 	}
-	cat(&q, ", raw %s)", s->ty->bytes);
+	cat(&q, ", raw %s)", s->dialect->bytes);
 	return text_done(&q);
 }
 
@@ -450,9 +553,9 @@ char *sql_create_end(const struct sql_schema *s)
 			if (t->kind[c] == SQL_HEX) {
 				cat(&q, "CASE WHEN ");
 				cat_ident(&q, t->cols[c]);
-				cat(&q, " IS NOT NULL THEN %s", s->ty->hex_pre);
+				cat(&q, " IS NOT NULL THEN %s", s->dialect->hex_pre);
 				cat_ident(&q, t->cols[c]);
-				cat(&q, "%s END AS ", s->ty->hex_post);
+				cat(&q, "%s END AS ", s->dialect->hex_post);
 			}
 			cat_ident(&q, t->cols[c]);
 		}
@@ -474,3 +577,420 @@ char *sql_create_end(const struct sql_schema *s)
 	}
 	return text_done(&q);
 }
+
+/* ---- the rows: what every database output writes ---------------------- */
+
+static struct sql_output *sql_of(struct output *o)
+{
+	return (struct sql_output *)o;
+}
+
+int sql_fail(struct sql_output *so, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (so->error[0])
+		return err;
+	va_start(ap, fmt);
+	vsnprintf(so->error, sizeof(so->error), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* A failure the sink had no words for: the errno's. */
+static int failed(struct sql_output *so, int ret)
+{
+	if (ret < 0)
+		sql_fail(so, ret, "%s: %s", so->name, strerror(-ret));
+	return ret;
+}
+
+static int exec_text(struct sql_output *so, char *sql)
+{
+	int ret = sql ? so->sink->exec(so, sql) : -ENOMEM;
+
+	free(sql);
+	return ret;
+}
+
+int sql_output_init(struct sql_output *so, const struct sql_sink_ops *sink,
+		    const struct sql_dialect *dialect, struct diag *diag,
+		    const char *name)
+{
+	int i;
+
+	so->o.ops = &sql_output_ops;
+	so->sink = sink;
+	so->name = name;
+	sql_schema_init(&so->schema, dialect, diag, name);
+	for (i = 0; i < SQL_NFIXED; i++) {
+		strcpy(so->fixed[i].name, fixed_tables[i].name);
+		so->fixed[i].nvalues = fixed_tables[i].ncols +
+				       (fixed_tables[i].common ? SQL_COMMON : 0);
+	}
+	so->row_cap = fixed_tables[SQL_LATENCY].ncols;
+	so->row = calloc(so->row_cap, sizeof(*so->row));
+	so->by_id = calloc(256 * 256, sizeof(*so->by_id));
+	return so->row && so->by_id ? 0 : -ENOMEM;
+}
+
+static int scratch_room(struct sql_output *so, size_t n)
+{
+	char *bigger;
+
+	if (n <= so->scratch_size)
+		return 0;
+	bigger = realloc(so->scratch, n);
+	if (!bigger)
+		return -ENOMEM;
+	so->scratch = bigger;
+	so->scratch_size = n;
+	return 0;
+}
+
+/* Row values: v[i] set, returning v + 1 */
+static struct sql_value *put_null(struct sql_value *v)
+{
+	v->type = SQL_NULL;
+	return v + 1;
+}
+
+static struct sql_value *put_int(struct sql_value *v, int64_t i)
+{
+	v->type = SQL_INTEGER;
+	v->i = i;
+	return v + 1;
+}
+
+/* i, or NULL when i is below zero (not known) */
+static struct sql_value *put_known(struct sql_value *v, int64_t i)
+{
+	return i >= 0 ? put_int(v, i) : put_null(v);
+}
+
+static struct sql_value *put_bytes(struct sql_value *v,
+				   enum sql_value_type type, const void *p,
+				   size_t len)
+{
+	v->type = type;
+	v->p = p;
+	v->len = len;
+	return v + 1;
+}
+
+static struct sql_value *put_string(struct sql_value *v, const char *s)
+{
+	return s ? put_bytes(v, SQL_STRING, s, strlen(s)) : put_null(v);
+}
+
+static int write_row(struct sql_output *so, struct sql_table *t)
+{
+	int ret;
+
+	if (!t->sink && so->sink->open_table) {
+		ret = so->sink->open_table(so, t);
+		if (ret)
+			return ret;
+	}
+	return so->sink->row(so, t, so->row);
+}
+
+static struct sql_value *put_common(struct sql_value *v,
+				    const struct event *ev,
+				    const struct proc *proc)
+{
+	v = put_int(v, (int64_t)ev->rec->timestamp);
+	v = put_int(v, ev->cpu);
+	v = put_int(v, ev->tid);
+	v = put_known(v, proc ? proc->pid : -1);
+	if (proc && proc->comm_len)
+		return put_bytes(v, SQL_STRING, proc->comm, proc->comm_len);
+	return put_null(v);
+}
+
+/* The table of events like ev, made on first sight. */
+static int table_for(struct sql_output *so, const struct event *ev,
+		     struct sql_table **out)
+{
+	size_t id = (ev->group & 0xff) << 8 | (ev->hook & 0xff);
+	struct sql_table *t = calloc(1, sizeof(*t));
+	struct sql_value *bigger;
+	int ret;
+
+	if (!t)
+		return -ENOMEM;
+	ret = sql_table_init(&so->schema, t, ev->meta, ev->group, ev->hook);
+	if (ret) {
+		free(t);
+		if (ret < 0)
+			return ret;
+		so->by_id[id] = *out = &so->fixed[SQL_OTHER];
+		return 0;
+	}
+	/* in the schema's list: freed with the output whatever comes next */
+	if (t->nvalues > so->row_cap) {
+		bigger = realloc(so->row, t->nvalues * sizeof(*bigger));
+		if (!bigger)
+			return -ENOMEM;
+		so->row = bigger;
+		so->row_cap = t->nvalues;
+	}
+	ret = exec_text(so, sql_create_table(&so->schema, t));
+	if (ret)
+		return ret;
+	so->by_id[id] = *out = t;
+	return 0;
+}
+
+static int unknown_row(struct sql_output *so, const struct event *ev,
+		       const struct proc *proc)
+{
+	struct sql_value *v = put_common(so->row, ev, proc);
+
+	v = put_int(v, ev->group);
+	v = put_int(v, ev->hook);
+	v = put_string(v, ev->meta && ev->meta->named ? ev->meta->name :
+			  meta_catalogue_name(ev->group, ev->hook));
+	put_bytes(v, SQL_BLOB, ev->rec->data + LKET_RECORD_HEAD_SIZE,
+		  ev->rec->size - LKET_RECORD_HEAD_SIZE);
+	return write_row(so, &so->fixed[SQL_UNKNOWN]);
+}
+
+/* An event past the SQL_MAX_TABLES-th: its fields as text. */
+static int other_row(struct sql_output *so, const struct event *ev,
+		     const struct proc *proc)
+{
+	struct sql_value *v = put_common(so->row, ev, proc);
+	int ret = scratch_room(so, outfmt_fields_room(ev));
+
+	if (ret)
+		return ret;
+	v = put_string(v, ev->meta->name);
+	v = put_int(v, ev->group);
+	v = put_int(v, ev->hook);
+	put_bytes(v, SQL_HELD, so->scratch,
+		  (size_t)(outfmt_fields(so->scratch, ev) - so->scratch));
+	return write_row(so, &so->fixed[SQL_OTHER]);
+}
+
+static int sql_event(struct output *o, const struct event *ev,
+		     const struct proc *proc)
+{
+	struct sql_output *so = sql_of(o);
+	const struct value *val;
+	struct sql_table *t;
+	struct sql_value *v;
+	unsigned int i;
+	int ret;
+
+	so->events++;
+	so->last_ts = ev->rec->timestamp;
+	if (!ev->meta || !ev->meta->named || !ev->meta->sys.defined)
+		return failed(so, unknown_row(so, ev, proc));
+	t = so->by_id[(ev->group & 0xff) << 8 | (ev->hook & 0xff)];
+	if (!t) {
+		ret = table_for(so, ev, &t);
+		if (ret)
+			return failed(so, ret);
+	}
+	if (t == &so->fixed[SQL_OTHER])
+		return failed(so, other_row(so, ev, proc));
+	v = put_common(so->row, ev, proc);
+	for (i = 0; i < t->ncols; i++)
+		put_null(&v[i]);
+	for (i = 0; i < ev->nvalues; i++) {
+		val = &ev->v[i];
+		if (sql_column(t, ev, i) == t->ncols)
+			continue;
+		if (val->f->type == LKET_STRING)
+			put_bytes(&v[sql_column(t, ev, i)], SQL_STRING, val->s,
+				  val->slen);
+		else
+			put_int(&v[sql_column(t, ev, i)], sql_int(val));
+	}
+	if (ev->raw_len)
+		put_bytes(&v[t->ncols], SQL_BLOB, ev->raw, ev->raw_len);
+	else
+		put_null(&v[t->ncols]);
+	return failed(so, write_row(so, t));
+}
+
+static int sql_lost(struct output *o, const struct seq_gap *g)
+{
+	struct sql_output *so = sql_of(o);
+	struct sql_value *v = so->row;
+
+	so->lost += seq_gap_count(g);
+	v = put_int(v, (int64_t)g->after_ts);
+	v = g->before_ts ? put_int(v, (int64_t)g->before_ts) : put_null(v);
+	v = put_int(v, (int64_t)seq_gap_count(g));
+	/* dropped records: no flush numbers */
+	v = g->records ? put_null(v) : put_int(v, g->first);
+	v = g->records ? put_null(v) : put_int(v, g->last);
+	/* the CPU when known (format version 2), as lket.out shows it */
+	put_known(v, g->cpu);
+	return failed(so, write_row(so, &so->fixed[SQL_LOST]));
+}
+
+static int sql_process(struct output *o, uint64_t ts, const struct proc *p,
+		       int32_t ppid, const char *event)
+{
+	struct sql_output *so = sql_of(o);
+	struct sql_value *v = so->row;
+
+	v = put_int(v, (int64_t)ts);
+	v = put_int(v, p->tid);
+	v = put_known(v, p->pid);
+	v = put_known(v, ppid);
+	v = p->comm_len ? put_bytes(v, SQL_STRING, p->comm, p->comm_len) :
+	    put_null(v);
+	put_string(v, event);
+	return failed(so, write_row(so, &so->fixed[SQL_PROCESSES]));
+}
+
+/* The scope, what and pid of a latency row. */
+static struct sql_value *put_latency_key(struct sql_value *v,
+					 const struct latency *l)
+{
+	v = put_string(v, l->per_process ? "process" : "event");
+	v = put_string(v, l->what);
+	return put_known(v, l->per_process ? l->pid : -1);
+}
+
+static int latency_rows(struct sql_output *so, const struct latency *l)
+{
+	const uint64_t ns[] = {
+		l->count, l->total, l->min, l->mean, l->p50, l->p90, l->p99,
+		l->max, l->unmatched_begin, l->unmatched_end,
+	};
+	struct sql_value *v = put_latency_key(so->row, l);
+	unsigned int i;
+	int b, ret;
+
+	v = l->per_process && l->comm[0] ? put_string(v, l->comm) :
+	    put_null(v);
+	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+		v = put_int(v, (int64_t)ns[i]);
+	ret = write_row(so, &so->fixed[SQL_LATENCY]);
+	for (b = 0; !ret && b < REPORT_BUCKETS; b++) {
+		if (!l->hist[b])
+			continue;
+		v = put_latency_key(so->row, l);
+		/* bucket 63 holds the negative latencies (time went back):
+		 * its bound is INT64_MIN */
+		v = put_int(v, b ? (int64_t)(1ull << b) : 0);
+		put_int(v, (int64_t)l->hist[b]);
+		ret = write_row(so, &so->fixed[SQL_HISTOGRAM]);
+	}
+	return ret;
+}
+
+static int sql_report(struct output *o, const struct report *r)
+{
+	struct sql_output *so = sql_of(o);
+	size_t i;
+	int ret;
+
+	ret = exec_text(so, sql_create_report(&so->schema));
+	for (i = 0; !ret && i < report_count(r); i++)
+		ret = latency_rows(so, report_get(r, i));
+	return failed(so, ret);
+}
+
+/* The trace row: what the header said, what came, the files. */
+static int trace_row(struct sql_output *so)
+{
+	const struct trace_info *info = so->trace;
+	struct sql_value *v = so->row;
+	size_t n = 0, i;
+	char *at;
+	int ret;
+
+	for (i = 0; i < info->nfiles; i++)
+		n += 5 * strlen(info->files[i]) + 1;
+	ret = scratch_room(so, n + 1);
+	if (ret)
+		return ret;
+	v = put_int(v, info->have_header);
+	v = put_string(v, info->clock);
+	v = put_string(v, info->kernel);
+	v = put_int(v, info->wall_offset);
+	v = put_int(v, (int64_t)info->first_ts);
+	v = put_int(v, (int64_t)so->last_ts);
+	v = put_int(v, (int64_t)so->events);
+	v = put_int(v, (int64_t)so->lost);
+	/* the files, one a line */
+	at = so->scratch;
+	for (i = 0; i < info->nfiles; i++) {
+		at = fmt_utf8_escaped(at, info->files[i],
+				      strlen(info->files[i]), 0);
+		if (i + 1 < info->nfiles)
+			*at++ = '\n';
+	}
+	put_bytes(v, SQL_HELD, so->scratch, (size_t)(at - so->scratch));
+	return write_row(so, &so->fixed[SQL_TRACE]);
+}
+
+static int sql_begin(struct output *o, const struct trace_info *trace)
+{
+	struct sql_output *so = sql_of(o);
+
+	int ret;
+
+	so->trace = trace;
+	ret = so->sink->open(so);
+	if (!ret)
+		ret = exec_text(so, sql_create_base(&so->schema));
+	return failed(so, ret);
+}
+
+/* The trace row, the rows held back; the events view, the NAME_hex
+ * views, the indexes; the commit. */
+static int sql_finish(struct output *o)
+{
+	struct sql_output *so = sql_of(o);
+	int ret = trace_row(so);
+
+	if (!ret && so->sink->flush)
+		ret = so->sink->flush(so);
+	if (!ret)
+		ret = exec_text(so, sql_create_end(&so->schema));
+	if (!ret)
+		ret = so->sink->commit(so);
+	return failed(so, ret);
+}
+
+static const char *sql_error(const struct output *o)
+{
+	const struct sql_output *so = (const struct sql_output *)o;
+
+	return so->error[0] ? so->error : NULL;
+}
+
+static void sql_free(struct output *o)
+{
+	struct sql_output *so = sql_of(o);
+	size_t i;
+
+	so->sink->free(so);
+	for (i = 0; i < so->schema.ntables; i++) {
+		sql_table_free(so->schema.tables[i]);
+		free(so->schema.tables[i]);
+	}
+	sql_schema_free(&so->schema);
+	free(so->row);
+	free(so->scratch);
+	free(so->by_id);
+	free(so);
+}
+
+const struct output_ops sql_output_ops = {
+	.begin = sql_begin,
+	.event = sql_event,
+	.lost = sql_lost,
+	.process = sql_process,
+	.report = sql_report,
+	.finish = sql_finish,
+	.error = sql_error,
+	.free = sql_free,
+};

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sqlschema.h - what both database outputs (SQLite and PostgreSQL) share:
- * the schema, its names, and how values are stored.  One table per event,
- * named after it, with the common columns, then a column per field of the
- * trace's metadata, then raw:
+ * sql.h - the one SQL layer of both database outputs (SQLite and
+ * PostgreSQL): the schema, its names, the rows and how values are stored;
+ * what differs between the two is data (struct sql_dialect), and each
+ * database is only a sink of rows (struct sql_sink_ops).
+ *
+ * One table per event, named after it, with the common columns, then a
+ * column per field of the trace's metadata, then raw:
  *
  *   syscall_entry(time, cpu, tid, pid, comm, syscall_name, raw)
  *
@@ -17,8 +20,8 @@
  * tid, pid, comm, event, grp, hook, fields).  Renames and other_events are
  * noted through diag, once each.
  */
-#ifndef LKET_SQLSCHEMA_H
-#define LKET_SQLSCHEMA_H
+#ifndef LKET_SQL_H
+#define LKET_SQL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,6 +30,7 @@
 #include "decode.h"
 #include "diag.h"
 #include "meta.h"
+#include "output.h"
 
 /* PostgreSQL keeps 63 bytes of a name: every name fits, in both. */
 #define SQL_NAME_MAX	64
@@ -38,28 +42,30 @@
  */
 #define SQL_MAX_TABLES	400
 
-enum sql_kind { SQL_INT, SQL_HEX, SQL_TEXT };
-
-/* The column types of a database, and how it shows an integer in hex. */
-struct sql_types {
+/* What differs between the databases' SQL. */
+struct sql_dialect {
 	const char *int64;	/* "INTEGER" (SQLite), "BIGINT" */
 	const char *bytes;	/* "BLOB" (SQLite), "BYTEA" */
 	const char *boolean;	/* "INTEGER" (SQLite), "BOOLEAN" */
 	const char *hex_pre, *hex_post;	/* around a column: its '0x...' */
 };
 
+enum sql_kind { SQL_INT, SQL_HEX, SQL_TEXT };
+
 struct sql_table {
 	char name[SQL_NAME_MAX];
-	const char *event;	/* the event's name */
+	const char *event;	/* the event's name; NULL: a fixed table */
 	unsigned int ncols;	/* field columns: sys, then user */
 	char (*cols)[SQL_NAME_MAX];
 	uint8_t *kind;		/* enum sql_kind of each */
 	bool has_hex;
+	unsigned int nvalues;	/* in each row: every column */
+	void *sink;		/* the sink's own: a statement, a buffer */
 };
 
 /* The names given out in one database, and its event tables. */
 struct sql_schema {
-	const struct sql_types *ty;
+	const struct sql_dialect *dialect;
 	struct diag *diag;	/* notes of renames; may be NULL */
 	const char *label;	/* the database, for the notes */
 	char (*names)[SQL_NAME_MAX];
@@ -69,8 +75,8 @@ struct sql_schema {
 	bool full_noted;
 };
 
-int sql_schema_init(struct sql_schema *s, const struct sql_types *ty,
-		    struct diag *diag, const char *label);
+void sql_schema_init(struct sql_schema *s, const struct sql_dialect *dialect,
+		     struct diag *diag, const char *label);
 /* Frees the names; the tables are the caller's (sql_table_free()). */
 void sql_schema_free(struct sql_schema *s);
 
@@ -116,6 +122,90 @@ static inline unsigned int sql_column(const struct sql_table *t,
 	unsigned int col = i < ev->nsys ? i : ev->meta->sys.n + (i - ev->nsys);
 
 	return col < t->ncols ? col : t->ncols;
+}
+
+/* One value of a row. */
+enum sql_value_type {
+	SQL_NULL,
+	SQL_INTEGER,
+	SQL_STRING,	/* bytes, to be held as fmt_utf8_escaped() writes them */
+	SQL_HELD,	/* text already so held, lines apart by '\n' */
+	SQL_BLOB,
+};
+
+struct sql_value {
+	enum sql_value_type type;
+	int64_t i;
+	const void *p;
+	size_t len;
+};
+
+/*
+ * A database as a sink of rows: SQLite binds them to a statement per
+ * table, PostgreSQL gathers them for COPY.  Each returns 0 or a negative
+ * errno, after sql_fail() has said what the database said.
+ */
+struct sql_output;
+struct sql_sink_ops {
+	/* Open the database, start the transaction (the output's begin). */
+	int (*open)(struct sql_output *so);
+	int (*exec)(struct sql_output *so, const char *sql);
+	/* Optional: t exists, rows come next (t->sink is the sink's). */
+	int (*open_table)(struct sql_output *so, struct sql_table *t);
+	/* t->nvalues values */
+	int (*row)(struct sql_output *so, struct sql_table *t,
+		   const struct sql_value *v);
+	/* Optional: send what is held back, before the indexes. */
+	int (*flush)(struct sql_output *so);
+	/* The end: what is left sent, the transaction committed. */
+	int (*commit)(struct sql_output *so);
+	/* The sink's own state; the tables' sink pointers included. */
+	void (*free)(struct sql_output *so);
+};
+
+enum sql_fixed {
+	SQL_TRACE, SQL_PROCESSES, SQL_LOST, SQL_UNKNOWN, SQL_OTHER,
+	SQL_LATENCY, SQL_HISTOGRAM, SQL_NFIXED,
+};
+
+/*
+ * What both database outputs are: each embeds this first in its own
+ * state and gives its sink; the output's ops are sql_output_ops.
+ */
+struct sql_output {
+	struct output o;
+	const struct sql_sink_ops *sink;
+	struct sql_schema schema;
+	const struct trace_info *trace;
+	const char *name;	/* the database, in error messages */
+	struct sql_table fixed[SQL_NFIXED];
+	struct sql_table **by_id;	/* group << 8 | hook */
+	struct sql_value *row;		/* room for the widest row */
+	unsigned int row_cap;
+	char *scratch;		/* text a row holds: fields, files */
+	size_t scratch_size;
+	uint64_t events, last_ts, lost;
+	char error[512];	/* what the database said, "" if nothing */
+};
+
+extern const struct output_ops sql_output_ops;
+
+/*
+ * Set up so (zeroed by the caller, its o.ops left to this) for a
+ * database named name (in messages) whose notes go to diag.
+ */
+int sql_output_init(struct sql_output *so, const struct sql_sink_ops *sink,
+		    const struct sql_dialect *dialect, struct diag *diag,
+		    const char *name);
+/* Say what the database said (printf format) and return err. */
+int sql_fail(struct sql_output *so, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Bytes a value needs to be held as a string: an SQL_STRING escaped
+ * (fmt_utf8_escaped()), at most; other values are held as they are. */
+static inline size_t sql_string_room(const struct sql_value *v)
+{
+	return v->type == SQL_STRING ? 5 * v->len : 0;
 }
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "outbuf.h"
 #include "outfmt.h"
+#include "out_pg.h"
 #include "output.h"
 #include "sql.h"
 
@@ -154,7 +155,7 @@ static int pg_open_table(struct sql_output *so, struct sql_table *t)
 	return 0;
 }
 
-/* A value in COPY text format, then a tab: room for value_room(v). */
+/* Room for v in COPY text format, and the tab or newline after it. */
 static size_t value_room(const struct sql_value *v)
 {
 	switch (v->type) {
@@ -210,17 +211,35 @@ static char *put_value(char *o, const struct sql_value *v)
 	return o;
 }
 
+size_t pg_copy_room(const struct sql_value *v, unsigned int n)
+{
+	size_t room = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		room += value_room(&v[i]);
+	return room;
+}
+
+char *pg_copy_row(char *o, const struct sql_value *v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		o = put_value(o, &v[i]);
+		*o++ = i + 1 < n ? '\t' : '\n';
+	}
+	return o;
+}
+
 static int pg_row(struct sql_output *so, struct sql_table *t,
 		  const struct sql_value *v)
 {
 	struct pg *p = pg_of(so);
 	struct pgbuf *b = t->sink;
-	size_t room = 1, row = b->len;
-	unsigned int i;
-	char *o, *bigger;
+	size_t room = pg_copy_room(v, t->nvalues), row = b->len;
+	char *bigger;
 
-	for (i = 0; i < t->nvalues; i++)
-		room += value_room(&v[i]);
 	if (b->len + room > b->cap) {
 		bigger = realloc(b->buf, 2 * (b->len + room));
 		if (!bigger)
@@ -228,12 +247,8 @@ static int pg_row(struct sql_output *so, struct sql_table *t,
 		b->buf = bigger;
 		b->cap = 2 * (b->len + room);
 	}
-	o = b->buf + b->len;
-	for (i = 0; i < t->nvalues; i++) {
-		o = put_value(o, &v[i]);
-		*o++ = i + 1 < t->nvalues ? '\t' : '\n';
-	}
-	b->len = (size_t)(o - b->buf);
+	b->len = (size_t)(pg_copy_row(b->buf + b->len, v, t->nvalues) -
+			  b->buf);
 	p->pending += b->len - row;
 	if (p->pending >= PENDING_MAX)
 		return pg_flush(so);

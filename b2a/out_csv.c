@@ -43,20 +43,6 @@ static int csv_header(struct csv *c)
 	return 0;
 }
 
-static int cell_room(struct csv *c, size_t n)
-{
-	char *bigger;
-
-	if (n <= c->cell_size)
-		return 0;
-	bigger = realloc(c->cell, n);
-	if (!bigger)
-		return -ENOMEM;
-	c->cell = bigger;
-	c->cell_size = n;
-	return 0;
-}
-
 static int csv_event(struct output *o, const struct event *ev,
 		     const struct proc *proc)
 {
@@ -68,8 +54,9 @@ static int csv_event(struct output *o, const struct event *ev,
 
 	if (room > (size_t)(c->lo.ob.end - c->lo.ob.buf))
 		return -E2BIG;
-	ret = cell_room(c, fields > 5 * PROC_COMM_LEN ? fields :
-			5 * PROC_COMM_LEN);
+	ret = buf_reserve(&c->cell, &c->cell_size,
+			  fields > 5 * PROC_COMM_LEN ? fields :
+			  5 * PROC_COMM_LEN);
 	if (!ret)
 		ret = csv_header(c);
 	if (!ret)

@@ -237,16 +237,10 @@ static int pg_row(struct sql_output *so, struct sql_table *t,
 {
 	struct pg *p = pg_of(so);
 	struct pgbuf *b = t->sink;
-	size_t room = pg_copy_room(v, t->nvalues), row = b->len;
-	char *bigger;
+	size_t row = b->len, room = pg_copy_room(v, t->nvalues);
 
-	if (b->len + room > b->cap) {
-		bigger = realloc(b->buf, 2 * (b->len + room));
-		if (!bigger)
-			return -ENOMEM;
-		b->buf = bigger;
-		b->cap = 2 * (b->len + room);
-	}
+	if (buf_reserve(&b->buf, &b->cap, b->len + room))
+		return -ENOMEM;
 	b->len = (size_t)(pg_copy_row(b->buf + b->len, v, t->nvalues) -
 			  b->buf);
 	p->pending += b->len - row;
@@ -334,21 +328,20 @@ static const struct sql_sink_ops pg_sink = {
 
 int output_pg_new(struct output **o, const struct pg_options *opt)
 {
-	struct pg *p = calloc(1, sizeof(*p));
+	struct sql_output *so;
+	struct pg *p;
 	int ret;
 
-	if (!p)
-		return -ENOMEM;
+	ret = sql_output_new(&so, sizeof(*p), &pg_sink, &pg_dialect,
+			     opt->diag, "PostgreSQL");
+	if (ret)
+		return ret;
+	p = pg_of(so);
 	p->opt = *opt;
+	/* the notes name the schema */
 	snprintf(p->label, sizeof(p->label), "PostgreSQL schema %.*s",
 		 SQL_NAME_MAX, opt->schema);
-	ret = sql_output_init(&p->so, &pg_sink, &pg_dialect, opt->diag,
-			      "PostgreSQL");
-	p->so.schema.label = p->label;
-	if (ret) {
-		p->so.o.ops->free(&p->so.o);
-		return ret;
-	}
-	*o = &p->so.o;
+	so->schema.label = p->label;
+	*o = &so->o;
 	return 0;
 }

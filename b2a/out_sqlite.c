@@ -109,21 +109,6 @@ static int sq_open_table(struct sql_output *so, struct sql_table *t)
 	return 0;
 }
 
-/* Room for a row's escaped strings: n bytes. */
-static int scratch_room(struct sq *s, size_t n)
-{
-	char *bigger;
-
-	if (n <= s->scratch_size)
-		return 0;
-	bigger = realloc(s->scratch, n);
-	if (!bigger)
-		return -ENOMEM;
-	s->scratch = bigger;
-	s->scratch_size = n;
-	return 0;
-}
-
 static int sq_row(struct sql_output *so, struct sql_table *t,
 		  const struct sql_value *v)
 {
@@ -136,7 +121,7 @@ static int sq_row(struct sql_output *so, struct sql_table *t,
 
 	for (i = 0; i < t->nvalues; i++)
 		room += sql_string_room(&v[i]);
-	rc = scratch_room(s, room + 1);
+	rc = buf_reserve(&s->scratch, &s->scratch_size, room + 1);
 	if (rc)
 		return rc;
 	at = s->scratch;
@@ -249,18 +234,14 @@ static const struct sql_sink_ops sqlite_sink = {
 
 int output_sqlite_new(struct output **o, const struct sqlite_options *opt)
 {
-	struct sq *s = calloc(1, sizeof(*s));
+	struct sql_output *so;
 	int ret;
 
-	if (!s)
-		return -ENOMEM;
-	s->opt = *opt;
-	ret = sql_output_init(&s->so, &sqlite_sink, &sqlite_dialect,
-			      opt->diag, opt->path);
-	if (ret) {
-		s->so.o.ops->free(&s->so.o);
+	ret = sql_output_new(&so, sizeof(struct sq), &sqlite_sink,
+			     &sqlite_dialect, opt->diag, opt->path);
+	if (ret)
 		return ret;
-	}
-	*o = &s->so.o;
+	sq_of(so)->opt = *opt;
+	*o = &so->o;
 	return 0;
 }

@@ -40,6 +40,21 @@ int outbuf_flush(struct outbuf *ob)
 	return ob->error;
 }
 
+int buf_reserve(char **buf, size_t *size, size_t n)
+{
+	size_t want = n > 2 * *size ? n : 2 * *size;
+	char *bigger;
+
+	if (n <= *size)
+		return 0;
+	bigger = realloc(*buf, want);
+	if (!bigger)
+		return -ENOMEM;
+	*buf = bigger;
+	*size = want;
+	return 0;
+}
+
 void outbuf_printf(struct outbuf *ob, const char *fmt, ...)
 {
 	size_t room = (size_t)(ob->end - ob->p);

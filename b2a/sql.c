@@ -513,56 +513,68 @@ static void cat_index(struct sqltext *q, const char *table, const char *suffix,
 	cat(q, "(%s);", columns);
 }
 
-char *sql_create_end(const struct sql_schema *s)
+/* Every event of the database, one row each, with its name. */
+static void cat_events_view(struct sqltext *q, const struct sql_schema *s)
 {
 	const struct sql_table *t;
-	struct sqltext q = { 0 };
-	char name[SQL_NAME_MAX + 16];
 	const char *e;
-	unsigned int c;
 	size_t i;
 
-	cat(&q, "CREATE VIEW events AS ");
+	cat(q, "CREATE VIEW events AS ");
 	for (i = 0; i < s->ntables; i++) {
 		t = s->tables[i];
-		cat(&q, "SELECT time, cpu, tid, pid, comm, CAST('");
+		cat(q, "SELECT time, cpu, tid, pid, comm, CAST('");
 		/* event names are letters, digits, '_' and '.': no quote */
 		for (e = t->event; *e; e++) {
 			if (*e == '\'')
-				cat(&q, "'");
-			cat(&q, "%c", *e);
+				cat(q, "'");
+			cat(q, "%c", *e);
 		}
-		cat(&q, "' AS TEXT) AS event FROM ");
-		cat_ident(&q, t->name);
-		cat(&q, " UNION ALL ");
+		cat(q, "' AS TEXT) AS event FROM ");
+		cat_ident(q, t->name);
+		cat(q, " UNION ALL ");
 	}
-	cat(&q, "SELECT time, cpu, tid, pid, comm, coalesce(name, 'unknown') FROM unknown_events UNION ALL "
+	cat(q, "SELECT time, cpu, tid, pid, comm, coalesce(name, 'unknown') FROM unknown_events UNION ALL "
 	    "SELECT time, cpu, tid, pid, comm, event FROM other_events UNION ALL "
 	    "SELECT time, cpu, NULL, NULL, NULL, CASE WHEN first_seq IS NULL THEN 'lket.dropped' ELSE 'lket.lost' END FROM lost;");
-	/* hex-shown fields as lket.out shows them */
-	for (i = 0; i < s->ntables; i++) {
-		t = s->tables[i];
-		if (!t->has_hex)
-			continue;
-		snprintf(name, sizeof(name), "%s_hex", t->name);
-		cat(&q, "CREATE VIEW ");
-		cat_ident(&q, name);
-		cat(&q, " AS SELECT time, cpu, tid, pid, comm");
-		for (c = 0; c < t->ncols; c++) {
-			cat(&q, ", ");
-			if (t->kind[c] == SQL_HEX) {
-				cat(&q, "CASE WHEN ");
-				cat_ident(&q, t->cols[c]);
-				cat(&q, " IS NOT NULL THEN %s", s->dialect->hex_pre);
-				cat_ident(&q, t->cols[c]);
-				cat(&q, "%s END AS ", s->dialect->hex_post);
-			}
-			cat_ident(&q, t->cols[c]);
+}
+
+/* t's hex-shown fields as lket.out shows them: the view NAME_hex. */
+static void cat_hex_view(struct sqltext *q, const struct sql_schema *s,
+			 const struct sql_table *t)
+{
+	char name[SQL_NAME_MAX + 16];
+	unsigned int c;
+
+	snprintf(name, sizeof(name), "%s_hex", t->name);
+	cat(q, "CREATE VIEW ");
+	cat_ident(q, name);
+	cat(q, " AS SELECT time, cpu, tid, pid, comm");
+	for (c = 0; c < t->ncols; c++) {
+		cat(q, ", ");
+		if (t->kind[c] == SQL_HEX) {
+			cat(q, "CASE WHEN ");
+			cat_ident(q, t->cols[c]);
+			cat(q, " IS NOT NULL THEN %s", s->dialect->hex_pre);
+			cat_ident(q, t->cols[c]);
+			cat(q, "%s END AS ", s->dialect->hex_post);
 		}
-		cat(&q, ", raw FROM ");
-		cat_ident(&q, t->name);
-		cat(&q, ";");
+		cat_ident(q, t->cols[c]);
 	}
+	cat(q, ", raw FROM ");
+	cat_ident(q, t->name);
+	cat(q, ";");
+}
+
+char *sql_create_end(const struct sql_schema *s)
+{
+	struct sqltext q = { 0 };
+	size_t i;
+
+	cat_events_view(&q, s);
+	for (i = 0; i < s->ntables; i++)
+		if (s->tables[i]->has_hex)
+			cat_hex_view(&q, s, s->tables[i]);
 	/*
 	 * After the load, which they would slow down: time for ranges, (tid,
 	 * time) for what a thread did next (the entry/return pairing of
@@ -613,12 +625,16 @@ static int exec_text(struct sql_output *so, char *sql)
 	return ret;
 }
 
-int sql_output_init(struct sql_output *so, const struct sql_sink_ops *sink,
-		    const struct sql_dialect *dialect, struct diag *diag,
-		    const char *name)
+int sql_output_new(struct sql_output **out, size_t size,
+		   const struct sql_sink_ops *sink,
+		   const struct sql_dialect *dialect, struct diag *diag,
+		   const char *name)
 {
+	struct sql_output *so = calloc(1, size);
 	int i;
 
+	if (!so)
+		return -ENOMEM;
 	so->o.ops = &sql_output_ops;
 	so->sink = sink;
 	so->name = name;
@@ -631,20 +647,11 @@ int sql_output_init(struct sql_output *so, const struct sql_sink_ops *sink,
 	so->row_cap = fixed_tables[SQL_LATENCY].ncols;
 	so->row = calloc(so->row_cap, sizeof(*so->row));
 	so->by_id = calloc(256 * 256, sizeof(*so->by_id));
-	return so->row && so->by_id ? 0 : -ENOMEM;
-}
-
-static int scratch_room(struct sql_output *so, size_t n)
-{
-	char *bigger;
-
-	if (n <= so->scratch_size)
-		return 0;
-	bigger = realloc(so->scratch, n);
-	if (!bigger)
+	if (!so->row || !so->by_id) {
+		sql_output_ops.free(&so->o);
 		return -ENOMEM;
-	so->scratch = bigger;
-	so->scratch_size = n;
+	}
+	*out = so;
 	return 0;
 }
 
@@ -761,7 +768,8 @@ static int other_row(struct sql_output *so, const struct event *ev,
 		     const struct proc *proc)
 {
 	struct sql_value *v = put_common(so->row, ev, proc);
-	int ret = scratch_room(so, outfmt_fields_room(ev));
+	int ret = buf_reserve(&so->scratch, &so->scratch_size,
+			      outfmt_fields_room(ev));
 
 	if (ret)
 		return ret;
@@ -908,7 +916,7 @@ static int trace_row(struct sql_output *so)
 
 	for (i = 0; i < info->nfiles; i++)
 		n += 5 * strlen(info->files[i]) + 1;
-	ret = scratch_room(so, n + 1);
+	ret = buf_reserve(&so->scratch, &so->scratch_size, n + 1);
 	if (ret)
 		return ret;
 	v = put_int(v, info->have_header);

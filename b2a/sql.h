@@ -170,7 +170,8 @@ enum sql_fixed {
 
 /*
  * What both database outputs are: each embeds this first in its own
- * state and gives its sink; the output's ops are sql_output_ops.
+ * state and gives its sink; the output's ops are sql_output_ops.  The
+ * scratch holds the text of SQL_HELD values of the row being written.
  */
 struct sql_output {
 	struct output o;
@@ -191,12 +192,13 @@ struct sql_output {
 extern const struct output_ops sql_output_ops;
 
 /*
- * Set up so (zeroed by the caller, its o.ops left to this) for a
- * database named name (in messages) whose notes go to diag.
+ * A database output of size bytes (the sink's state, sql_output first),
+ * zeroed, for a database named name (in messages) whose notes go to diag.
  */
-int sql_output_init(struct sql_output *so, const struct sql_sink_ops *sink,
-		    const struct sql_dialect *dialect, struct diag *diag,
-		    const char *name);
+int sql_output_new(struct sql_output **so, size_t size,
+		   const struct sql_sink_ops *sink,
+		   const struct sql_dialect *dialect, struct diag *diag,
+		   const char *name);
 /* Say what the database said (printf format) and return err. */
 int sql_fail(struct sql_output *so, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -230,12 +230,12 @@ static const struct sql_sink_ops text_sink_ops = {
 
 static struct text_sink *ts_new(void)
 {
-	struct text_sink *t = calloc(1, sizeof(*t));
+	struct sql_output *so;
 
-	assert_non_null(t);
-	assert_int_equal(sql_output_init(&t->so, &text_sink_ops, &dialect,
-					 NULL, "x.db"), 0);
-	return t;
+	assert_int_equal(sql_output_new(&so, sizeof(struct text_sink),
+					&text_sink_ops, &dialect, NULL, "x.db"),
+			 0);
+	return ts_of(so);
 }
 
 static void test_rows(void **state)

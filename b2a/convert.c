@@ -219,7 +219,8 @@ static int track_process(struct converter *c, const struct event *ev)
 	}
 	if (!ret && c->out->ops->process && procmap_get(&c->procs, tid))
 		ret = c->out->ops->process(c->out, ev->rec->timestamp,
-				      procmap_get(&c->procs, tid), ppid, name);
+					   procmap_get(&c->procs, tid), ppid,
+					   name);
 	return ret;
 }
 

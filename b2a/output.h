@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * output.h - what every output (lket.out text, and those to come) offers
- * the converter: one call per decoded event, one per run of lost flushes.
+ * output.h - what every output (lket.out text, JSON, CSV, the summary, the
+ * databases, a tee of several) offers the converter, as a const struct
+ * output_ops: the trace's context once, one call per decoded event, one
+ * per run of lost flushes, and its failures in its own words.
  */
 #ifndef LKET_OUTPUT_H
 #define LKET_OUTPUT_H

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * sql.c - the databases' one SQL layer (sql.h): names, DDL and rows,
+ * written once for SQLite and PostgreSQL, which differ only in their
+ * dialect's facts and in how they take rows (their sinks).
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -788,7 +793,7 @@ static int sql_event(struct output *o, const struct event *ev,
 	const struct value *val;
 	struct sql_table *t;
 	struct sql_value *v;
-	unsigned int i;
+	unsigned int i, col;
 	int ret;
 
 	so->events++;
@@ -808,13 +813,13 @@ static int sql_event(struct output *o, const struct event *ev,
 		put_null(&v[i]);
 	for (i = 0; i < ev->nvalues; i++) {
 		val = &ev->v[i];
-		if (sql_column(t, ev, i) == t->ncols)
+		col = sql_column(t, ev, i);
+		if (col == t->ncols)
 			continue;
 		if (val->f->type == LKET_STRING)
-			put_bytes(&v[sql_column(t, ev, i)], SQL_STRING, val->s,
-				  val->slen);
+			put_bytes(&v[col], SQL_STRING, val->s, val->slen);
 		else
-			put_int(&v[sql_column(t, ev, i)], sql_int(val));
+			put_int(&v[col], sql_int(val));
 	}
 	if (ev->raw_len)
 		put_bytes(&v[t->ncols], SQL_BLOB, ev->raw, ev->raw_len);

@@ -442,7 +442,7 @@ struct options {
 	struct filter filter;
 	const char *out_path, *format, *report_path;
 	bool summary;
-	char schema[64];	/* --pg without --schema: named after the trace */
+	char schema[64];	/* --pg without --schema: the trace's name */
 };
 
 /* One option that names a filter; returns 0, or the exit status. */

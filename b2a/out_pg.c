@@ -273,7 +273,8 @@ static int pg_open(struct sql_output *so)
 	if (PQstatus(p->conn) != CONNECTION_OK)
 		return sql_fail(so, -ECONNREFUSED,
 				"PostgreSQL: cannot connect: %s",
-				trim(msg, sizeof(msg), PQerrorMessage(p->conn)));
+				trim(msg, sizeof(msg),
+				     PQerrorMessage(p->conn)));
 	ret = pg_exec(so, "SET client_min_messages = warning; BEGIN");
 	if (ret)
 		return ret;

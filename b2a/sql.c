@@ -646,9 +646,11 @@ int sql_output_new(struct sql_output **out, size_t size,
 	sql_schema_init(&so->schema, dialect, diag, name);
 	for (i = 0; i < SQL_NFIXED; i++) {
 		strcpy(so->fixed[i].name, fixed_tables[i].name);
-		so->fixed[i].nvalues = fixed_tables[i].ncols +
-				       (fixed_tables[i].common ? SQL_COMMON : 0);
+		so->fixed[i].nvalues = fixed_tables[i].ncols;
+		if (fixed_tables[i].common)
+			so->fixed[i].nvalues += SQL_COMMON;
 	}
+	/* the widest fixed table; event tables widen it */
 	so->row_cap = fixed_tables[SQL_LATENCY].ncols;
 	so->row = calloc(so->row_cap, sizeof(*so->row));
 	so->by_id = calloc(256 * 256, sizeof(*so->by_id));

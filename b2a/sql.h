@@ -128,7 +128,7 @@ static inline unsigned int sql_column(const struct sql_table *t,
 enum sql_value_type {
 	SQL_NULL,
 	SQL_INTEGER,
-	SQL_STRING,	/* bytes, to be held as fmt_utf8_escaped() writes them */
+	SQL_STRING,	/* bytes, held as fmt_utf8_escaped() writes them */
 	SQL_HELD,	/* text already so held, lines apart by '\n' */
 	SQL_BLOB,
 };

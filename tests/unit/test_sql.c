@@ -73,8 +73,7 @@ static void test_table_limit(void **state)
 	/* the renames of the same event unnoted */
 	sql_schema_init(&s, &dialect, NULL, "x.db");
 	for (i = 0; i < SQL_MAX_TABLES; i++)
-		assert_int_equal(sql_table_init(&s, &t[i], meta_get(&meta, 1, 1),
-						1, 1), 0);
+		table_of(&s, &t[i], 1, 1);
 	s.diag = &log.d;
 	assert_int_equal(sql_table_init(&s, &t[i], meta_get(&meta, 3, 5), 3, 5),
 			 1);

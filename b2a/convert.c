@@ -242,10 +242,10 @@ static int track_process(struct converter *c, const struct event *ev)
 	if (ev->meta->ev < 0 || !process_handlers[ev->meta->ev])
 		return 0;
 	ret = process_handlers[ev->meta->ev](c, ev, &tid, &ppid);
-	if (!ret && c->out->process && procmap_get(&c->procs, tid))
-		ret = c->out->process(c->out, ev->rec->timestamp,
-				      procmap_get(&c->procs, tid), ppid,
-				      ev->meta->name);
+	if (!ret && c->out->ops->process && procmap_get(&c->procs, tid))
+		ret = c->out->ops->process(c->out, ev->rec->timestamp,
+					   procmap_get(&c->procs, tid), ppid,
+					   ev->meta->name);
 	return ret;
 }
 
@@ -326,7 +326,7 @@ static int handle(struct converter *c, const struct stream *s)
 	proc = procmap_get(&c->procs, c->ev.tid);
 	/* no filter: one test on the hot path */
 	if (!c->filter || filter_event(c->filter, &c->ev, proc)) {
-		ret = c->out->event(c->out, &c->ev, proc);
+		ret = c->out->ops->event(c->out, &c->ev, proc);
 		c->stats->events++;
 		selected = true;
 	} else {
@@ -380,7 +380,7 @@ static void on_gap(void *ctx, const struct seq_gap *g)
 	if (c->filter && (g->after_ts > c->filter->to_ts ||
 			  (g->before_ts && g->before_ts < c->filter->from_ts)))
 		return;
-	ret = c->out->lost(c->out, g);
+	ret = c->out->ops->lost(c->out, g);
 	if (ret && !c->error)
 		c->error = ret;
 }
@@ -477,7 +477,6 @@ int convert_ex(const char *const *paths, size_t npaths, struct output *out,
 	c->filter = opt && opt->filter && opt->filter->active ? opt->filter :
 		    NULL;
 	c->report = opt ? opt->report : NULL;
-	out->trace = &c->info;
 	ret = meta_init(&c->meta);
 	if (ret)
 		goto out_free;
@@ -485,6 +484,10 @@ int convert_ex(const char *const *paths, size_t npaths, struct output *out,
 	if (ret)
 		goto out_meta;
 	seqtrack_init(&c->seq, on_gap, c);
+	/* filled in as the files are read; databases open here */
+	ret = out->ops->begin(out, &c->info);
+	if (ret)
+		goto out_procs;
 
 	n = open_streams(paths, npaths, streams, diag);
 	stats->files = n;
@@ -568,11 +571,11 @@ int convert_ex(const char *const *paths, size_t npaths, struct output *out,
 	ret = c->error;
 	if (!ret && c->report) {
 		ret = report_finish(c->report);
-		if (!ret && out->report)
-			ret = out->report(out, c->report);
+		if (!ret && out->ops->report)
+			ret = out->ops->report(out, c->report);
 	}
 	if (!ret)
-		ret = out->finish(out);
+		ret = out->ops->finish(out);
 out_merge:
 	merge_free(&m);
 out_streams:
@@ -587,7 +590,6 @@ out_meta:
 	meta_free(&c->meta);
 	meta_free(&c->fallback);
 out_free:
-	out->trace = NULL;
 	free(first);
 	free(runs);
 	free(files);

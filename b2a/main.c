@@ -283,10 +283,10 @@ static int expand_dir(const char *dir, char ***list, size_t *n, size_t *cap,
 	return ret ? ret : found;
 }
 
+/* Long options without a letter; a filter's is OPT_FILTER + its kind. */
 enum {
-	OPT_PG = 256, OPT_SCHEMA, OPT_REPLACE, OPT_REPORT, OPT_PID, OPT_TID,
-	OPT_COMM, OPT_CPU, OPT_EVENT, OPT_FROM, OPT_TO, OPT_VERSION, OPT_STAT,
-	OPT_DELTA, OPT_WHERE,
+	OPT_PG = 256, OPT_SCHEMA, OPT_REPLACE, OPT_REPORT, OPT_VERSION,
+	OPT_STAT, OPT_DELTA, OPT_WHERE, OPT_FILTER = 512,
 };
 
 static const struct option long_options[] = {
@@ -300,13 +300,13 @@ static const struct option long_options[] = {
 	{ "schema", required_argument, NULL, OPT_SCHEMA },
 	{ "replace", no_argument, NULL, OPT_REPLACE },
 	{ "report", required_argument, NULL, OPT_REPORT },
-	{ "pid", required_argument, NULL, OPT_PID },
-	{ "tid", required_argument, NULL, OPT_TID },
-	{ "comm", required_argument, NULL, OPT_COMM },
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "event", required_argument, NULL, OPT_EVENT },
-	{ "from", required_argument, NULL, OPT_FROM },
-	{ "to", required_argument, NULL, OPT_TO },
+	{ "pid", required_argument, NULL, OPT_FILTER + FILTER_PID },
+	{ "tid", required_argument, NULL, OPT_FILTER + FILTER_TID },
+	{ "comm", required_argument, NULL, OPT_FILTER + FILTER_COMM },
+	{ "cpu", required_argument, NULL, OPT_FILTER + FILTER_CPU },
+	{ "event", required_argument, NULL, OPT_FILTER + FILTER_EVENT },
+	{ "from", required_argument, NULL, OPT_FILTER + FILTER_FROM },
+	{ "to", required_argument, NULL, OPT_FILTER + FILTER_TO },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "stat", no_argument, NULL, OPT_STAT },
 	{ "delta", no_argument, NULL, OPT_DELTA },
@@ -314,12 +314,16 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const char *const filter_names[] = {
-	[FILTER_PID] = "--pid", [FILTER_TID] = "--tid",
-	[FILTER_COMM] = "--comm", [FILTER_CPU] = "--cpu",
-	[FILTER_EVENT] = "--event", [FILTER_FROM] = "--from",
-	[FILTER_TO] = "--to",
-};
+/* The filter option of a getopt value, or NULL. */
+static const struct option *filter_option(int opt)
+{
+	const struct option *lo;
+
+	for (lo = long_options; lo->name; lo++)
+		if (lo->val == opt && opt >= OPT_FILTER)
+			return lo;
+	return NULL;
+}
 
 /*
  * The PostgreSQL schema named after the trace: the base name of the first
@@ -430,350 +434,462 @@ static int check_clashes(const struct file_out *outs, size_t nouts,
 	return 0;
 }
 
-int main(int argc, char **argv)
-{
-	struct text_options topt = { .time = TIME_ABS };
-	struct reporter rep = { .d = { .report = report } };
-	struct sqlite_options sqlite = { 0 };
-	struct pg_options pg = { 0 };
-	struct convert_options copt = { 0 };
+/* What the command line asks for. */
+struct options {
+	struct text_options text;
+	struct sqlite_options sqlite;
+	struct pg_options pg;
 	struct filter filter;
-	const char *out_path = NULL, *format = NULL, *report_path = NULL;
-	const char *what = NULL;
-	char schema[64];
-	struct convert_stats stats;
-	struct output *outs[3], *out = NULL;
-	size_t nouts = 0;
-	char **paths = NULL;
-	size_t npaths = 0, cap = 0, i;
-	bool no_files = false, refused, summary = false;
-	struct file_out files[3] = {
-		{ .option = "-d" }, { .option = "--report" }, { .option = "-o" },
-	};
-	enum { DB, REPORT, TEXT };
-	struct stat st;
-	int opt, fd, ret;
+	const char *out_path, *format, *report_path;
+	bool summary;
+	char schema[64];	/* --pg without --schema: the trace's name */
+};
 
-	/* getopt names the program by argv[0], which may be a path */
-	argv[0] = (char *)"lket-b2a";
-	filter_init(&filter);
-	while ((opt = getopt_long(argc, argv, "o:t:f:d:iNCqh", long_options,
-				  NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			out_path = optarg;
-			break;
-		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
-			    strcmp(optarg, "csv") && strcmp(optarg, "none")) {
-				fprintf(stderr, "lket-b2a: -f takes text, json, csv or none, not %s\n",
-					optarg);
-				return 2;
-			}
-			format = optarg;
-			break;
-		case 'd':
-			sqlite.path = optarg;
-			break;
-		case OPT_PG:
-			pg.conninfo = optarg;
-			break;
-		case OPT_SCHEMA:
-			pg.schema = optarg;
-			break;
-		case OPT_REPLACE:
-			sqlite.replace = pg.replace = true;
-			break;
-		case OPT_REPORT:
-			report_path = optarg;
-			break;
-		case OPT_PID:
-		case OPT_TID:
-		case OPT_COMM:
-		case OPT_CPU:
-		case OPT_EVENT:
-		case OPT_FROM:
-		case OPT_TO:
-			ret = filter_add(&filter, (enum filter_kind)(opt - OPT_PID),
-					 optarg);
-			if (ret) {
-				fprintf(stderr, "lket-b2a: %s %s: %s\n",
-					filter_names[opt - OPT_PID], optarg,
-					ret == -EINVAL ? (opt == OPT_FROM || opt == OPT_TO ?
-					"not SECONDS[.FRACTION] nor YYYY-MM-DDTHH:MM:SS[.FRACTION][Z]" :
-					"not a valid list") : strerror(-ret));
-				filter_free(&filter);
-				return 2;
-			}
-			break;
-		case OPT_WHERE:
-			ret = filter_add_where(&filter, optarg);
-			if (ret) {
-				fprintf(stderr, "lket-b2a: --where %s: %s\n", optarg,
-					ret == -EINVAL ?
-					"not NAME OP VALUE (OP one of == != < <= > >=; a string value takes == or != only)" :
-					strerror(-ret));
-				filter_free(&filter);
-				return 2;
-			}
-			break;
-		case 't':
-			if (!strcmp(optarg, "abs"))
-				topt.time = TIME_ABS;
-			else if (!strcmp(optarg, "rel"))
-				topt.time = TIME_REL;
-			else if (!strcmp(optarg, "wall"))
-				topt.time = TIME_WALL;
-			else if (!strcmp(optarg, "raw"))
-				topt.time = TIME_RAW;
-			else {
-				fprintf(stderr, "lket-b2a: -t takes abs, rel, wall or raw, not %s\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'i':
-			topt.ids = true;
-			break;
-		case 'N':
-			topt.no_names = true;
-			break;
-		case 'C':
-			topt.no_comm = true;
-			break;
-		case 'q':
-			rep.quiet = true;
-			break;
-		case 'h':
-			fputs(usage, stdout);
+/* One option that names a filter; returns 0, or the exit status. */
+static int filter_arg(struct options *o, const struct option *lo,
+		      const char *arg)
+{
+	enum filter_kind kind = (enum filter_kind)(lo->val - OPT_FILTER);
+	int ret = filter_add(&o->filter, kind, arg);
+
+	if (!ret)
+		return 0;
+	fprintf(stderr, "lket-b2a: --%s %s: %s\n", lo->name, arg,
+		ret != -EINVAL ? strerror(-ret) :
+		kind == FILTER_FROM || kind == FILTER_TO ?
+		"not SECONDS[.FRACTION] nor YYYY-MM-DDTHH:MM:SS[.FRACTION][Z]" :
+		"not a valid list");
+	return 2;
+}
+
+static int time_arg(struct text_options *t, const char *arg)
+{
+	static const char *const names[] = {
+		[TIME_ABS] = "abs", [TIME_REL] = "rel", [TIME_WALL] = "wall",
+		[TIME_RAW] = "raw",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(arg, names[i])) {
+			t->time = (enum time_format)i;
 			return 0;
-		case OPT_DELTA:
-			topt.delta = true;
-			break;
-		case OPT_STAT:
-			summary = true;
-			break;
-		case OPT_VERSION:
-			printf("lket-b2a %s\n", LKET_VERSION);
-			return 0;
-		default:
-			/* getopt has said what is wrong, on one line */
-			fputs("Try 'lket-b2a --help' for more information.\n",
-			      stderr);
-			filter_free(&filter);
+		}
+	fprintf(stderr, "lket-b2a: -t takes abs, rel, wall or raw, not %s\n",
+		arg);
+	return 2;
+}
+
+/* One option of getopt's; returns -1 to go on, or the exit status. */
+static int option(struct options *o, struct reporter *rep, int opt)
+{
+	const struct option *filter = filter_option(opt);
+	int ret;
+
+	if (filter)
+		return filter_arg(o, filter, optarg) ? 2 : -1;
+	switch (opt) {
+	case 'o':
+		o->out_path = optarg;
+		break;
+	case 'f':
+		if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
+		    strcmp(optarg, "csv") && strcmp(optarg, "none")) {
+			fprintf(stderr, "lket-b2a: -f takes text, json, csv or none, not %s\n",
+				optarg);
 			return 2;
 		}
-	}
-	sqlite.diag = pg.diag = &rep.d;
-	if (summary && format && strcmp(format, "text")) {
-		fprintf(stderr, "lket-b2a: --stat writes text, not -f %s\n",
-			format);
-		filter_free(&filter);
+		o->format = optarg;
+		break;
+	case 'd':
+		o->sqlite.path = optarg;
+		break;
+	case OPT_PG:
+		o->pg.conninfo = optarg;
+		break;
+	case OPT_SCHEMA:
+		o->pg.schema = optarg;
+		break;
+	case OPT_REPLACE:
+		o->sqlite.replace = o->pg.replace = true;
+		break;
+	case OPT_REPORT:
+		o->report_path = optarg;
+		break;
+	case OPT_WHERE:
+		ret = filter_add_where(&o->filter, optarg);
+		if (ret) {
+			fprintf(stderr, "lket-b2a: --where %s: %s\n", optarg,
+				ret == -EINVAL ?
+				"not NAME OP VALUE (OP one of == != < <= > >=; a string value takes == or != only)" :
+				strerror(-ret));
+			return 2;
+		}
+		break;
+	case 't':
+		return time_arg(&o->text, optarg) ? 2 : -1;
+	case 'i':
+		o->text.ids = true;
+		break;
+	case 'N':
+		o->text.no_names = true;
+		break;
+	case 'C':
+		o->text.no_comm = true;
+		break;
+	case 'q':
+		rep->quiet = true;
+		break;
+	case 'h':
+		fputs(usage, stdout);
+		return 0;
+	case OPT_DELTA:
+		o->text.delta = true;
+		break;
+	case OPT_STAT:
+		o->summary = true;
+		break;
+	case OPT_VERSION:
+		printf("lket-b2a %s\n", LKET_VERSION);
+		return 0;
+	default:
+		/* getopt has said what is wrong, on one line */
+		fputs("Try 'lket-b2a --help' for more information.\n", stderr);
 		return 2;
 	}
-	if (summary)
-		format = "text";
+	return -1;
+}
+
+/* The options, and what follows from them; -1 to go on, or the exit
+ * status. */
+static int parse_options(int argc, char **argv, struct options *o,
+			 struct reporter *rep)
+{
+	struct stat st;
+	int opt, status;
+
+	while ((opt = getopt_long(argc, argv, "o:t:f:d:iNCqh", long_options,
+				  NULL)) != -1) {
+		status = option(o, rep, opt);
+		if (status >= 0)
+			return status;
+	}
+	o->sqlite.diag = o->pg.diag = &rep->d;
+	if (o->summary && o->format && strcmp(o->format, "text")) {
+		fprintf(stderr, "lket-b2a: --stat writes text, not -f %s\n",
+			o->format);
+		return 2;
+	}
+	if (o->summary)
+		o->format = "text";
 	/* a database alone writes no lket.out, unless asked for */
-	if (!format)
-		format = (sqlite.path || pg.conninfo) && !out_path ? "none" :
-			 "text";
+	if (!o->format)
+		o->format = (o->sqlite.path || o->pg.conninfo) &&
+			    !o->out_path ? "none" : "text";
 	/* the default file is named after its format */
-	if (!out_path)
-		out_path = !strcmp(format, "json") ? "lket.json" :
-			   !strcmp(format, "csv") ? "lket.csv" : "lket.out";
+	if (!o->out_path)
+		o->out_path = !strcmp(o->format, "json") ? "lket.json" :
+			      !strcmp(o->format, "csv") ? "lket.csv" :
+			      "lket.out";
 	/* SQLite needs a file it can replace */
-	if (sqlite.path && !strcmp(sqlite.path, "-")) {
+	if (o->sqlite.path && !strcmp(o->sqlite.path, "-")) {
 		fprintf(stderr, "lket-b2a: -d -: a database cannot go to standard output; name a file\n");
 		return 2;
 	}
-	if (sqlite.path && stat(sqlite.path, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (o->sqlite.path && stat(o->sqlite.path, &st) == 0 &&
+	    !S_ISREG(st.st_mode)) {
 		fprintf(stderr, "lket-b2a: -d %s: a database must be a regular file\n",
-			sqlite.path);
+			o->sqlite.path);
 		return 2;
 	}
-	if (pg.conninfo && !pg.schema) {
-		schema_from(optind < argc ? argv[optind] : "stpd_cpu0", schema,
-			    sizeof(schema));
-		pg.schema = schema;
+	if (o->pg.conninfo && !o->pg.schema) {
+		schema_from(optind < argc ? argv[optind] : "stpd_cpu0",
+			    o->schema, sizeof(o->schema));
+		o->pg.schema = o->schema;
 	}
+	return -1;
+}
 
-	ret = 0;
-	if (optind == argc) {
-		ret = expand_tail("stpd_cpu", "", &paths, &npaths, &cap);
+/* The files to read. */
+struct inputs {
+	char **paths;
+	size_t n, cap;
+};
+
+static void inputs_free(struct inputs *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->n; i++)
+		free(in->paths[i]);
+	free(in->paths);
+}
+
+/* A folder argument: its per-CPU files; 0, or a negative errno. */
+static int add_dir(struct inputs *in, const char *arg)
+{
+	char two[600];
+	int ret = expand_dir(arg, &in->paths, &in->n, &in->cap, two,
+			     sizeof(two));
+
+	if (ret > 0 || (ret < 0 && ret != -EEXIST))
+		return ret < 0 ? ret : 0;
+	fprintf(stderr, ret ?
+		"lket-b2a: %s: holds more than one trace (%s); name its prefix\n" :
+		"lket-b2a: %s: no per-CPU files (NAME_N, NAMEcpuN) in this folder\n",
+		arg, two);
+	return -EINVAL;
+}
+
+/* The arguments from argv[first] on as files; -1 to go on, or the exit
+ * status. */
+static int collect_inputs(int argc, char **argv, int first,
+			  struct inputs *in)
+{
+	struct stat st;
+	int i, ret = 0;
+
+	if (first == argc) {
+		ret = expand_tail("stpd_cpu", "", &in->paths, &in->n, &in->cap);
 		if (ret == 0) {
 			fprintf(stderr, "lket-b2a: no stpd_cpu* files here; name the trace's files or prefix\n");
 			return 2;
 		}
 	}
-	for (; optind < argc && ret >= 0; optind++) {
-		const char *arg = argv[optind];
-		char two[600];
+	for (i = first; i < argc && ret >= 0; i++) {
+		const char *arg = argv[i];
 
-		if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
-			ret = expand_dir(arg, &paths, &npaths, &cap, two,
-					 sizeof(two));
-			if (ret == 0 || ret == -EEXIST) {
-				fprintf(stderr, ret ?
-					"lket-b2a: %s: holds more than one trace (%s); name its prefix\n" :
-					"lket-b2a: %s: no per-CPU files (NAME_N, NAMEcpuN) in this folder\n",
-					arg, two);
-				ret = -EINVAL;
-				break;
-			}
-			continue;
-		}
+		if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+			ret = add_dir(in, arg);
 		/* - (standard input), an existing file, else a prefix */
-		if (!strcmp(arg, "-") || stat(arg, &st) == 0 ||
-		    errno != ENOENT) {
-			ret = add_path(&paths, &npaths, &cap, arg);
-			continue;
-		}
-		ret = expand_prefix(arg, &paths, &npaths, &cap);
-		if (ret == 0) {
-			/* let the conversion report it with the others */
-			ret = add_path(&paths, &npaths, &cap, arg);
-		}
+		else if (!strcmp(arg, "-") || stat(arg, &st) == 0 ||
+			 errno != ENOENT)
+			ret = add_path(&in->paths, &in->n, &in->cap, arg);
+		/* none: the conversion reports it with the others */
+		else if ((ret = expand_prefix(arg, &in->paths, &in->n,
+					      &in->cap)) == 0)
+			ret = add_path(&in->paths, &in->n, &in->cap, arg);
 	}
-	if (ret == -EINVAL) {
-		for (i = 0; i < npaths; i++)
-			free(paths[i]);
-		free(paths);
-		filter_free(&filter);
+	if (ret == -EINVAL)
 		return 2;
-	}
 	if (ret < 0) {
 		fprintf(stderr, "lket-b2a: %s\n", strerror(-ret));
 		return 2;
 	}
+	return -1;
+}
 
-	/*
-	 * Every file is written beside its target and put in place only
-	 * when the conversion succeeded: what was there survives a failure.
-	 */
-	files[DB].path = sqlite.path;
-	files[REPORT].path = report_path;
-	files[TEXT].path = strcmp(format, "none") ? out_path : NULL;
-	ret = check_clashes(files, 3, paths, npaths);
-	refused = ret != 0;
+enum { OUT_DB, OUT_REPORT, OUT_TEXT, NFILES };
+
+/* What a conversion did, for the exit status. */
+struct result {
+	int ret;
+	const char *what;	/* what failed; NULL: the outputs together */
+	char failure[512];	/* the output's own words; "" none */
+	bool refused;		/* an output clashed: nothing was written */
+	bool no_files;		/* no input could be read */
+	struct convert_stats stats;
+};
+
+/*
+ * Every file is written beside its target and put in place only when the
+ * conversion succeeded: what was there survives a failure.
+ */
+static int open_files(const struct options *o, struct file_out *files,
+		      const struct inputs *in, struct result *res)
+{
+	size_t i;
+	int ret;
+
+	files[OUT_DB].path = o->sqlite.path;
+	files[OUT_REPORT].path = o->report_path;
+	files[OUT_TEXT].path = strcmp(o->format, "none") ? o->out_path : NULL;
+	ret = check_clashes(files, NFILES, in->paths, in->n);
+	res->refused = ret != 0;
 	if (!ret)
 		ret = tmpfile_catch_signals();
-	for (i = 0; !ret && i < 3; i++) {
+	for (i = 0; !ret && i < NFILES; i++) {
 		if (!files[i].path || !strcmp(files[i].path, "-"))
 			continue;
-		what = files[i].path;
+		res->what = files[i].path;
 		ret = tmpfile_open(&files[i].t, files[i].path);
 	}
-	if (!ret && sqlite.path) {
+	if (!ret && o->sqlite.path) {
 		/* SQLite opens it by name; closing a second descriptor of
 		 * the file would drop SQLite's locks */
-		close(files[DB].t.fd);
-		files[DB].t.fd = -1;
-		sqlite.file = files[DB].t.tmp;
+		close(files[OUT_DB].t.fd);
+		files[OUT_DB].t.fd = -1;
 	}
-	if (!ret && files[TEXT].path) {
-		what = out_path;
-		fd = files[TEXT].t.target ? files[TEXT].t.fd : STDOUT_FILENO;
-		ret = !strcmp(format, "json") ? output_json_new(&outs[nouts], fd, &topt) :
-		      !strcmp(format, "csv") ? output_csv_new(&outs[nouts], fd, &topt) :
-		      summary ? output_stat_new(&outs[nouts], fd, &topt) :
-		      output_text_new(&outs[nouts], fd, &topt);
-		if (!ret)
-			nouts++;
+	return ret;
+}
+
+static int file_fd(const struct file_out *f)
+{
+	return f->t.target ? f->t.fd : STDOUT_FILENO;
+}
+
+/* The line output the options ask for, at fd. */
+static int line_output(const struct options *o, struct output **out, int fd)
+{
+	if (!strcmp(o->format, "json"))
+		return output_json_new(out, fd, &o->text);
+	if (!strcmp(o->format, "csv"))
+		return output_csv_new(out, fd, &o->text);
+	if (o->summary)
+		return output_stat_new(out, fd, &o->text);
+	return output_text_new(out, fd, &o->text);
+}
+
+/* Every output asked for, as one (a tee of several). */
+static int make_outputs(struct options *o, const struct file_out *files,
+			struct output **out, struct result *res)
+{
+	struct output *outs[3];
+	size_t n = 0, i;
+	int ret = 0;
+
+	if (files[OUT_TEXT].path) {
+		res->what = o->out_path;
+		ret = line_output(o, &outs[n], file_fd(&files[OUT_TEXT]));
+		n += !ret;
 	}
-	if (!ret && sqlite.path) {
-		what = sqlite.path;
-		ret = output_sqlite_new(&outs[nouts], &sqlite);
-		if (!ret)
-			nouts++;
+	if (!ret && o->sqlite.path) {
+		res->what = o->sqlite.path;
+		o->sqlite.file = files[OUT_DB].t.tmp;
+		ret = output_sqlite_new(&outs[n], &o->sqlite);
+		n += !ret;
 	}
-	if (!ret && pg.conninfo) {
-		what = "PostgreSQL";
-		ret = output_pg_new(&outs[nouts], &pg);
-		if (!ret)
-			nouts++;
+	if (!ret && o->pg.conninfo) {
+		res->what = "PostgreSQL";
+		ret = output_pg_new(&outs[n], &o->pg);
+		n += !ret;
 	}
-	if (!ret && report_path) {
-		ret = report_new(&copt.report);
+	if (!ret && n == 1) {
+		*out = outs[0];
+		return 0;
 	}
-	if (!ret && nouts == 1) {
-		out = outs[0];
-	} else if (!ret) {
-		ret = output_tee_new(&out, outs, nouts);
-		if (!ret)
-			what = NULL;
-	}
-	if (ret) {
-		for (i = 0; i < nouts; i++)
-			outs[i]->free(outs[i]);
-	} else {
-		copt.filter = &filter;
-		/* a terminal only: a log file gets no progress lines */
-		if (!rep.quiet && isatty(STDERR_FILENO)) {
-			copt.progress = show_progress;
-			copt.progress_ctx = &rep;
+	if (!ret) {
+		ret = output_tee_new(out, outs, n);
+		if (!ret) {
+			res->what = NULL;
+			return 0;
 		}
-		ret = convert_ex((const char *const *)paths, npaths, out,
-				 &rep.d, &stats, &copt);
-		no_files = ret == -ENOENT && !stats.files;
+	}
+	for (i = 0; i < n; i++)
+		outs[i]->ops->free(outs[i]);
+	return ret;
+}
+
+/* Convert into the outputs, write the report, put the files in place. */
+static void run(struct options *o, const struct inputs *in,
+		struct reporter *rep, struct result *res)
+{
+	struct file_out files[NFILES] = {
+		[OUT_DB] = { .option = "-d" },
+		[OUT_REPORT] = { .option = "--report" },
+		[OUT_TEXT] = { .option = "-o" },
+	};
+	struct convert_options copt = { .filter = &o->filter };
+	struct output *out = NULL;
+	const char *failure;
+	size_t i;
+	int ret;
+
+	ret = open_files(o, files, in, res);
+	if (!ret)
+		ret = make_outputs(o, files, &out, res);
+	if (!ret && o->report_path)
+		ret = report_new(&copt.report);
+	if (!ret) {
+		/* a terminal only: a log file gets no progress lines */
+		if (!rep->quiet && isatty(STDERR_FILENO)) {
+			copt.progress = show_progress;
+			copt.progress_ctx = rep;
+		}
+		ret = convert_ex((const char *const *)in->paths, in->n, out,
+				 &rep->d, &res->stats, &copt);
+		res->no_files = ret == -ENOENT && !res->stats.files;
+		failure = ret && out->ops->error ? out->ops->error(out) : NULL;
+		snprintf(res->failure, sizeof(res->failure), "%s",
+			 failure ? failure : "");
 	}
 	if (!ret && copt.report) {
-		what = report_path;
-		ret = report_write(copt.report, files[REPORT].t.target ?
-				   files[REPORT].t.fd : STDOUT_FILENO);
+		res->what = o->report_path;
+		ret = report_write(copt.report, file_fd(&files[OUT_REPORT]));
 	}
-	progress_erase(&rep);
+	progress_erase(rep);
 	if (out)
-		out->free(out);
+		out->ops->free(out);
 	report_free(copt.report);
-	filter_free(&filter);
 	/* the database first: it alone may refuse (it appeared meanwhile) */
-	for (i = 0; !ret && i < 3; i++) {
-		what = files[i].path;
-		ret = tmpfile_commit(&files[i].t, i != DB || sqlite.replace);
+	for (i = 0; !ret && i < NFILES; i++) {
+		res->what = files[i].path;
+		ret = tmpfile_commit(&files[i].t,
+				     i != OUT_DB || o->sqlite.replace);
 	}
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < NFILES; i++)
 		tmpfile_discard(&files[i].t);
-	for (i = 0; i < npaths; i++)
-		free(paths[i]);
-	free(paths);
+	res->ret = ret;
+}
 
-	if (rep.hidden)
+static int exit_status(const struct options *o, const struct reporter *rep,
+		       const struct result *res)
+{
+	if (rep->hidden)
 		fprintf(stderr, "lket-b2a: %lu more messages not shown\n",
-			rep.hidden);
-	if (refused)
+			rep->hidden);
+	if (res->refused)
 		return 2;
-	if (no_files) {
+	if (res->no_files) {
 		fprintf(stderr, "lket-b2a: no trace file could be read\n");
 		return 2;
 	}
-	if (ret == -ENODATA) {
+	if (res->ret == -ENODATA) {
 		fprintf(stderr, "lket-b2a: --from/--to: a wall-clock time needs the trace header's wall-clock offset, and this trace has no header\n");
 		return 2;
 	}
-	if (ret) {
-		const char *msg = sqlite.message[0] ? sqlite.message :
-				  pg.message[0] ? pg.message : NULL;
-
-		if (ret == -EEXIST && what == sqlite.path)
-			fprintf(stderr, "lket-b2a: %s exists: give --replace to overwrite it\n",
-				sqlite.path);
-		else if (ret == -EEXIST && pg.conninfo)
-			fprintf(stderr, "lket-b2a: PostgreSQL schema %s exists: give --replace to overwrite it\n",
-				pg.schema);
-		else if (msg)
-			fprintf(stderr, "lket-b2a: %s: %s\n",
-				what ? what : sqlite.message[0] ? sqlite.path :
-				"PostgreSQL", msg);
-		else
-			fprintf(stderr, "lket-b2a: %s: %s\n",
-				what ? what : "output", strerror(-ret));
+	if (res->failure[0]) {
+		fprintf(stderr, "lket-b2a: %s\n", res->failure);
 		return 2;
 	}
-	if (stats.lost && !rep.quiet)
+	if (res->ret == -EEXIST && res->what && res->what == o->sqlite.path) {
+		fprintf(stderr, "lket-b2a: %s exists: give --replace to overwrite it\n",
+			o->sqlite.path);
+		return 2;
+	}
+	if (res->ret) {
+		fprintf(stderr, "lket-b2a: %s: %s\n",
+			res->what ? res->what : "output", strerror(-res->ret));
+		return 2;
+	}
+	if (res->stats.lost && !rep->quiet)
 		fprintf(stderr, "lket-b2a: %llu flushes lost in transport\n",
-			(unsigned long long)stats.lost);
-	if (stats.dropped && !rep.quiet)
+			(unsigned long long)res->stats.lost);
+	if (res->stats.dropped && !rep->quiet)
 		fprintf(stderr, "lket-b2a: %llu records dropped by the tracer\n",
-			(unsigned long long)stats.dropped);
-	return rep.d.damage ? 1 : 0;
+			(unsigned long long)res->stats.dropped);
+	return rep->d.damage ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { .text = { .time = TIME_ABS } };
+	struct reporter rep = { .d = { .report = report } };
+	struct inputs in = { 0 };
+	struct result res = { 0 };
+	int status;
+
+	/* getopt names the program by argv[0], which may be a path */
+	argv[0] = (char *)"lket-b2a";
+	filter_init(&o.filter);
+	status = parse_options(argc, argv, &o, &rep);
+	if (status < 0)
+		status = collect_inputs(argc, argv, optind, &in);
+	if (status < 0) {
+		run(&o, &in, &rep, &res);
+		status = exit_status(&o, &rep, &res);
+	}
+	inputs_free(&in);
+	filter_free(&o.filter);
+	return status;
 }

@@ -43,20 +43,6 @@ static int csv_header(struct csv *c)
 	return 0;
 }
 
-static int cell_room(struct csv *c, size_t n)
-{
-	char *bigger;
-
-	if (n <= c->cell_size)
-		return 0;
-	bigger = realloc(c->cell, n);
-	if (!bigger)
-		return -ENOMEM;
-	c->cell = bigger;
-	c->cell_size = n;
-	return 0;
-}
-
 static int csv_event(struct output *o, const struct event *ev,
 		     const struct proc *proc)
 {
@@ -68,8 +54,9 @@ static int csv_event(struct output *o, const struct event *ev,
 
 	if (room > (size_t)(c->lo.ob.end - c->lo.ob.buf))
 		return -E2BIG;
-	ret = cell_room(c, fields > 5 * PROC_COMM_LEN ? fields :
-			5 * PROC_COMM_LEN);
+	ret = buf_reserve(&c->cell, &c->cell_size,
+			  fields > 5 * PROC_COMM_LEN ? fields :
+			  5 * PROC_COMM_LEN);
 	if (!ret)
 		ret = csv_header(c);
 	if (!ret)
@@ -131,10 +118,14 @@ static void csv_free(struct output *o)
 
 int output_csv_new(struct output **o, int fd, const struct text_options *opt)
 {
-	int ret = line_output_new(o, sizeof(struct csv), fd, opt, CSV_BUFFER,
-				  csv_event, csv_lost);
+	static const struct output_ops csv_ops = {
+		.begin = line_output_begin,
+		.event = csv_event,
+		.lost = csv_lost,
+		.finish = line_output_finish,
+		.free = csv_free,
+	};
 
-	if (!ret)
-		(*o)->free = csv_free;
-	return ret;
+	return line_output_new(o, sizeof(struct csv), fd, opt, CSV_BUFFER,
+			       &csv_ops);
 }

@@ -149,6 +149,14 @@ static int json_lost(struct output *o, const struct seq_gap *g)
 
 int output_json_new(struct output **o, int fd, const struct text_options *opt)
 {
+	static const struct output_ops json_ops = {
+		.begin = line_output_begin,
+		.event = json_event,
+		.lost = json_lost,
+		.finish = line_output_finish,
+		.free = line_output_free,
+	};
+
 	return line_output_new(o, sizeof(struct json), fd, opt, JSON_BUFFER,
-			       json_event, json_lost);
+			       &json_ops);
 }

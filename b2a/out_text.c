@@ -177,6 +177,14 @@ static int text_lost(struct output *o, const struct seq_gap *g)
 
 int output_text_new(struct output **o, int fd, const struct text_options *opt)
 {
+	static const struct output_ops text_ops = {
+		.begin = line_output_begin,
+		.event = text_event,
+		.lost = text_lost,
+		.finish = line_output_finish,
+		.free = line_output_free,
+	};
+
 	return line_output_new(o, sizeof(struct text), fd, opt, TEXT_BUFFER,
-			       text_event, text_lost);
+			       &text_ops);
 }

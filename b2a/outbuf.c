@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -36,6 +38,41 @@ int outbuf_flush(struct outbuf *ob)
 	}
 	ob->p = ob->buf;
 	return ob->error;
+}
+
+int buf_reserve(char **buf, size_t *size, size_t n)
+{
+	size_t want = n > 2 * *size ? n : 2 * *size;
+	char *bigger;
+
+	if (n <= *size)
+		return 0;
+	bigger = realloc(*buf, want);
+	if (!bigger)
+		return -ENOMEM;
+	*buf = bigger;
+	*size = want;
+	return 0;
+}
+
+void outbuf_printf(struct outbuf *ob, const char *fmt, ...)
+{
+	size_t room = (size_t)(ob->end - ob->p);
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(ob->p, room, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n >= room && ob->p > ob->buf) {
+		outbuf_flush(ob);
+		room = (size_t)(ob->end - ob->p);
+		va_start(ap, fmt);
+		n = vsnprintf(ob->p, room, fmt, ap);
+		va_end(ap);
+	}
+	if (n > 0)
+		ob->p += (size_t)n < room ? (size_t)n : room - 1;
 }
 
 void outbuf_free(struct outbuf *ob)

@@ -24,6 +24,15 @@ int outbuf_init(struct outbuf *ob, int fd, size_t size);
 int outbuf_flush(struct outbuf *ob);
 void outbuf_free(struct outbuf *ob);
 
+/* Make *buf, of *size bytes, hold at least n: twice its size, or n if
+ * more.  -ENOMEM leaves it as it was. */
+int buf_reserve(char **buf, size_t *size, size_t n);
+
+/* printf into the buffer, for what is not on a hot path; text longer
+ * than the buffer is cut. */
+void outbuf_printf(struct outbuf *ob, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Make sure n bytes fit at ob->p; n must be below the buffer's size. */
 static inline int outbuf_room(struct outbuf *ob, size_t n)
 {

@@ -9,7 +9,13 @@
 #include "outbuf.h"
 #include "outfmt.h"
 
-static int line_output_finish(struct output *o)
+int line_output_begin(struct output *o, const struct trace_info *trace)
+{
+	((struct line_output *)o)->time.trace = trace;
+	return 0;
+}
+
+int line_output_finish(struct output *o)
 {
 	return outbuf_flush(&((struct line_output *)o)->ob);
 }
@@ -22,48 +28,31 @@ void line_output_free(struct output *o)
 	free(lo);
 }
 
-int line_output_init(struct line_output *lo, int fd,
-		     const struct text_options *opt, size_t buffer)
-{
-	int ret = outbuf_init(&lo->ob, fd, buffer);
-
-	if (ret)
-		return ret;
-	lo->opt = *opt;
-	timefmt_init(&lo->time, opt->time, &lo->o.trace);
-	lo->o.finish = line_output_finish;
-	lo->o.free = line_output_free;
-	return 0;
-}
-
 int line_output_new(struct output **o, size_t size, int fd,
 		    const struct text_options *opt, size_t buffer,
-		    int (*event)(struct output *, const struct event *,
-				 const struct proc *),
-		    int (*lost)(struct output *, const struct seq_gap *))
+		    const struct output_ops *ops)
 {
 	struct line_output *lo = calloc(1, size);
 	int ret;
 
 	if (!lo)
 		return -ENOMEM;
-	ret = line_output_init(lo, fd, opt, buffer);
+	ret = outbuf_init(&lo->ob, fd, buffer);
 	if (ret) {
 		free(lo);
 		return ret;
 	}
-	lo->o.event = event;
-	lo->o.lost = lost;
+	lo->o.ops = ops;
+	lo->opt = *opt;
+	timefmt_init(&lo->time, opt->time);
 	*o = &lo->o;
 	return 0;
 }
 
-void timefmt_init(struct timefmt *tf, enum time_format format,
-		  const struct trace_info *const *trace)
+void timefmt_init(struct timefmt *tf, enum time_format format)
 {
 	memset(tf, 0, sizeof(*tf));
 	tf->format = format;
-	tf->trace = trace;
 	tf->wall_sec = -1;
 }
 
@@ -78,11 +67,11 @@ char *timefmt_put(struct timefmt *tf, char *p, uint64_t ts)
 	case TIME_RAW:
 		return fmt_u64(p, ts);
 	case TIME_REL:
-		ts = ts >= (*tf->trace)->first_ts ? ts - (*tf->trace)->first_ts : 0;
+		ts = ts >= tf->trace->first_ts ? ts - tf->trace->first_ts : 0;
 		break;
 	case TIME_WALL:
 		/* unsigned: a damaged offset wraps instead of overflowing */
-		wall = (int64_t)(ts + (uint64_t)(*tf->trace)->wall_offset);
+		wall = (int64_t)(ts + (uint64_t)tf->trace->wall_offset);
 		sec = (uint64_t)(wall / 1000000000);
 		if (wall < 0)
 			return fmt_i64(p, wall);

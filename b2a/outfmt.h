@@ -22,7 +22,7 @@
 
 struct timefmt {
 	enum time_format format;
-	const struct trace_info *const *trace;	/* set by the converter */
+	const struct trace_info *trace;	/* the output's begin sets it */
 	int64_t wall_sec;	/* second of wall_prefix */
 	char wall_prefix[32];	/* "2026-11-29T13:45:01." */
 	size_t wall_prefix_len;
@@ -33,8 +33,9 @@ struct timefmt {
 
 /*
  * What the line outputs (text, JSON, CSV) share: each embeds this as the
- * first member of its own state, allocated zeroed, and sets o.event and
- * o.lost; finish flushes, free releases the whole object.
+ * first member of its own state, allocated zeroed, with ops of its own
+ * whose begin, finish and free may be line_output_begin(), _finish() and
+ * _free(): the trace for the times, a flush, the whole object released.
  */
 struct line_output {
 	struct output o;
@@ -43,18 +44,16 @@ struct line_output {
 	struct timefmt time;
 };
 
-int line_output_init(struct line_output *lo, int fd,
-		     const struct text_options *opt, size_t buffer);
 /*
  * Allocate a line output of size bytes (its own state, line_output first),
- * with a buffer of buffer bytes and its event and lost callbacks.
+ * with a buffer of buffer bytes and its ops.
  */
 int line_output_new(struct output **o, size_t size, int fd,
 		    const struct text_options *opt, size_t buffer,
-		    int (*event)(struct output *, const struct event *,
-				 const struct proc *),
-		    int (*lost)(struct output *, const struct seq_gap *));
+		    const struct output_ops *ops);
 
+int line_output_begin(struct output *o, const struct trace_info *trace);
+int line_output_finish(struct output *o);
 /* Frees what line_output_new() allocated, for outputs that add to it. */
 void line_output_free(struct output *o);
 
@@ -67,8 +66,8 @@ static inline char *put_lit(char *p, const char *s)
 	return p + n;
 }
 
-void timefmt_init(struct timefmt *tf, enum time_format format,
-		  const struct trace_info *const *trace);
+/* The trace comes later, before the first time (the output's begin). */
+void timefmt_init(struct timefmt *tf, enum time_format format);
 /* Write the time of timestamp ts at p; returns the end. */
 char *timefmt_put(struct timefmt *tf, char *p, uint64_t ts);
 

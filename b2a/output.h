@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * output.h - what every output (text, JSON, CSV, SQLite, PostgreSQL) offers
- * the converter: one call per decoded event, one per run of lost flushes.
+ * output.h - what every output (lket.out text, JSON, CSV, the summary, the
+ * databases, a tee of several) offers the converter, as a const struct
+ * output_ops: the trace's context once, one call per decoded event, one
+ * per run of lost flushes, and its failures in its own words.
  */
 #ifndef LKET_OUTPUT_H
 #define LKET_OUTPUT_H
@@ -26,9 +28,16 @@ struct trace_info {
 };
 
 struct report;
+struct output;
 
-struct output {
-	const struct trace_info *trace;
+/* What an output does; each returns 0 or a negative errno. */
+struct output_ops {
+	/*
+	 * First, once: the trace's context, which the converter fills in as
+	 * it reads (the header, the first event's time, the files) and keeps
+	 * until after finish.  Databases open here.
+	 */
+	int (*begin)(struct output *o, const struct trace_info *trace);
 	/* proc: what procmap knows of ev->tid, or NULL */
 	int (*event)(struct output *o, const struct event *ev,
 		     const struct proc *proc);
@@ -43,7 +52,17 @@ struct output {
 		       int32_t ppid, const char *event);
 	int (*report)(struct output *o, const struct report *r);
 	int (*finish)(struct output *o);
+	/*
+	 * Optional: after a failure, what went wrong in the output's own
+	 * words ("x.db: database or disk is full"), or NULL when the errno
+	 * says it all.
+	 */
+	const char *(*error)(const struct output *o);
 	void (*free)(struct output *o);
+};
+
+struct output {
+	const struct output_ops *ops;
 };
 
 enum time_format {
@@ -81,24 +100,22 @@ struct sqlite_options {
 				   caller puts at path when all went well */
 	bool replace;		/* else an existing path is refused (-EEXIST) */
 	struct diag *diag;	/* notes: renamed tables and columns */
-	/* what SQLite said when it failed, for main to print */
-	char message[512];
 };
 
 /* SQLite database written to opt->file (a temporary file, tmpfile.h), for
- * opt->path: a failed conversion leaves no database behind. */
-int output_sqlite_new(struct output **o, struct sqlite_options *opt);
+ * opt->path: a failed conversion leaves no database behind.  Opened at
+ * begin; the strings of opt must last as long as the output. */
+int output_sqlite_new(struct output **o, const struct sqlite_options *opt);
 
 struct pg_options {
 	const char *conninfo;
 	const char *schema;	/* created; exists: -EEXIST unless replace */
 	bool replace;
 	struct diag *diag;	/* notes: renamed tables and columns */
-	/* what the server said when it refused, for main to print */
-	char message[512];
 };
 
-/* PostgreSQL: one transaction, COPY; nothing is left if it fails. */
-int output_pg_new(struct output **o, struct pg_options *opt);
+/* PostgreSQL: one transaction, COPY; nothing is left if it fails.
+ * Connects at begin; the strings of opt must last as long as the output. */
+int output_pg_new(struct output **o, const struct pg_options *opt);
 
 #endif

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../runtime/lket_format.h"
+#include "outbuf.h"
 #include "report.h"
 
 /* ---- a map from 64-bit keys to indexes, linear probing ---------------- */
@@ -761,70 +762,32 @@ const struct latency *report_get(const struct report *r, size_t i)
 
 /* ---- the text report -------------------------------------------------- */
 
-struct writer {
-	int fd;
-	int error;
-	char buf[8192];
-	size_t len;
-};
-
-static void w_flush(struct writer *w)
-{
-	size_t off = 0;
-	ssize_t n;
-
-	while (!w->error && off < w->len) {
-		n = write(w->fd, w->buf + off, w->len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			w->error = -errno;
-		else
-			off += (size_t)n;
-	}
-	w->len = 0;
-}
-
-__attribute__((format(printf, 2, 3)))
-static void w_printf(struct writer *w, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (w->len > sizeof(w->buf) - 1024)
-		w_flush(w);
-	va_start(ap, fmt);
-	n = vsnprintf(w->buf + w->len, sizeof(w->buf) - w->len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		w->len += (size_t)n < sizeof(w->buf) - w->len ?
-			  (size_t)n : sizeof(w->buf) - w->len - 1;
-}
+#define REPORT_BUFFER	8192
 
 /* ns as microseconds with three decimals: exact */
-static void w_us(struct writer *w, uint64_t ns)
+static void w_us(struct outbuf *w, uint64_t ns)
 {
-	w_printf(w, " %14llu.%03llu", (unsigned long long)(ns / 1000),
+	outbuf_printf(w, " %14llu.%03llu", (unsigned long long)(ns / 1000),
 		 (unsigned long long)(ns % 1000));
 }
 
-static void w_comm(struct writer *w, const char *comm)
+static void w_comm(struct outbuf *w, const char *comm)
 {
 	const char *p;
 
 	if (!*comm) {
-		w_printf(w, " %-16s", "-");
+		outbuf_printf(w, " %-16s", "-");
 		return;
 	}
-	w_printf(w, " ");
+	outbuf_printf(w, " ");
 	for (p = comm; *p; p++)
-		w_printf(w, (unsigned char)*p > ' ' && (unsigned char)*p < 127 ?
+		outbuf_printf(w, (unsigned char)*p > ' ' && (unsigned char)*p < 127 ?
 			 "%c" : "\\x%02x", (unsigned char)*p);
-	w_printf(w, "%*s", 16 - (int)strlen(comm) > 0 ?
+	outbuf_printf(w, "%*s", 16 - (int)strlen(comm) > 0 ?
 		 16 - (int)strlen(comm) : 0, "");
 }
 
-static void w_histogram(struct writer *w, const struct latency *l)
+static void w_histogram(struct outbuf *w, const struct latency *l)
 {
 	uint64_t most = 0;
 	int b, lo = -1, hi = -1;
@@ -843,7 +806,7 @@ static void w_histogram(struct writer *w, const struct latency *l)
 
 		memset(bar, '#', len);
 		bar[len] = '\0';
-		w_printf(w, "    %20llu ns %12llu %s\n",
+		outbuf_printf(w, "    %20llu ns %12llu %s\n",
 			 b ? 1ull << b : 0ull, (unsigned long long)l->hist[b],
 			 bar);
 	}
@@ -851,37 +814,37 @@ static void w_histogram(struct writer *w, const struct latency *l)
 
 int report_write(const struct report *r, int fd)
 {
-	struct writer *w = calloc(1, sizeof(*w));
+	struct outbuf ob, *w = &ob;
 	const struct latency *l;
 	bool header = false;
 	size_t i;
 	int ret;
 
-	if (!w)
-		return -ENOMEM;
-	w->fd = fd;
-	w_printf(w, "# lket-b2a latency report; times in microseconds\n");
-	w_printf(w, "# unmatched: entries never returned (requests never completed) / returns without entry (stages without beginning)\n");
-	w_printf(w, "\nper event\n%-40s %10s %18s %18s %18s %18s %18s %18s %18s %s\n",
+	ret = outbuf_init(w, fd, REPORT_BUFFER);
+	if (ret)
+		return ret;
+	outbuf_printf(w, "# lket-b2a latency report; times in microseconds\n");
+	outbuf_printf(w, "# unmatched: entries never returned (requests never completed) / returns without entry (stages without beginning)\n");
+	outbuf_printf(w, "\nper event\n%-40s %10s %18s %18s %18s %18s %18s %18s %18s %s\n",
 		 "event", "count", "total", "min", "mean", "p50", "p90", "p99",
 		 "max", "unmatched");
 	for (i = 0; i < r->nout; i++) {
 		l = &r->out[i];
 		if (l->per_process && !header) {
-			w_printf(w, "\nper process\n%-40s %8s %-16s %10s %18s %18s %18s %18s %18s %18s %18s\n",
+			outbuf_printf(w, "\nper process\n%-40s %8s %-16s %10s %18s %18s %18s %18s %18s %18s %18s\n",
 				 "event", "pid", "comm", "count", "total", "min",
 				 "mean", "p50", "p90", "p99", "max");
 			header = true;
 		}
-		w_printf(w, "%-40s", l->what);
+		outbuf_printf(w, "%-40s", l->what);
 		if (l->per_process) {
 			if (l->pid >= 0)
-				w_printf(w, " %8d", l->pid);
+				outbuf_printf(w, " %8d", l->pid);
 			else
-				w_printf(w, " %8s", "-");
+				outbuf_printf(w, " %8s", "-");
 			w_comm(w, l->comm);
 		}
-		w_printf(w, " %10llu", (unsigned long long)l->count);
+		outbuf_printf(w, " %10llu", (unsigned long long)l->count);
 		w_us(w, l->total);
 		w_us(w, l->min);
 		w_us(w, l->mean);
@@ -890,17 +853,16 @@ int report_write(const struct report *r, int fd)
 		w_us(w, l->p99);
 		w_us(w, l->max);
 		if (!l->per_process)
-			w_printf(w, " %llu/%llu",
+			outbuf_printf(w, " %llu/%llu",
 				 (unsigned long long)l->unmatched_begin,
 				 (unsigned long long)l->unmatched_end);
-		w_printf(w, "\n");
+		outbuf_printf(w, "\n");
 		if (l->negative)
-			w_printf(w, "    %llu left out: ended before they began (time went back)\n",
+			outbuf_printf(w, "    %llu left out: ended before they began (time went back)\n",
 				 (unsigned long long)l->negative);
 		w_histogram(w, l);
 	}
-	w_flush(w);
-	ret = w->error;
-	free(w);
+	ret = outbuf_flush(w);
+	outbuf_free(w);
 	return ret;
 }

@@ -306,6 +306,20 @@ static void stat_free(struct output *o)
 	free(s);
 }
 
+static int stat_begin(struct output *o, const struct trace_info *trace)
+{
+	((struct stat_out *)o)->time.trace = trace;
+	return 0;
+}
+
+static const struct output_ops stat_ops = {
+	.begin = stat_begin,
+	.event = stat_event,
+	.lost = stat_lost,
+	.finish = stat_finish,
+	.free = stat_free,
+};
+
 int output_stat_new(struct output **o, int fd, const struct text_options *opt)
 {
 	struct stat_out *s = calloc(1, sizeof(*s));
@@ -319,15 +333,12 @@ int output_stat_new(struct output **o, int fd, const struct text_options *opt)
 		return ret;
 	}
 	s->opt = *opt;
-	timefmt_init(&s->time, opt->time, &s->o.trace);
+	timefmt_init(&s->time, opt->time);
 	s->by_type = calloc(NTYPES, sizeof(*s->by_type));
 	s->names = calloc(NTYPES, sizeof(*s->names));
 	s->pmask = 63;
 	s->procs = calloc(s->pmask + 1, sizeof(*s->procs));
-	s->o.event = stat_event;
-	s->o.lost = stat_lost;
-	s->o.finish = stat_finish;
-	s->o.free = stat_free;
+	s->o.ops = &stat_ops;
 	if (!s->by_type || !s->names || !s->procs) {
 		stat_free(&s->o);
 		return -ENOMEM;

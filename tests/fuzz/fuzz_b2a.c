@@ -93,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd0 >= 0 && fd1 >= 0 && null >= 0 &&
 	    !make_output(&out, data[0], null, &sq, db, &made)) {
 		convert(paths, 2, out, &diag, &stats);
-		out->free(out);
+		out->ops->free(out);
 	}
 	if (made)
 		unlink(db);

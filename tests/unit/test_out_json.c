@@ -60,7 +60,7 @@ static void run(int (*make)(struct output **, int, const struct text_options *),
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	assert_true(fd >= 0);
 	assert_int_equal(make(&o, fd, &opt), 0);
-	o->trace = &info;
+	assert_int_equal(o->ops->begin(o, &info), 0);
 	s.rec.data = rec_io;
 	s.rec.size = sizeof(rec_io);
 	s.rec.sys_size = sizeof(rec_io);
@@ -68,10 +68,10 @@ static void run(int (*make)(struct output **, int, const struct text_options *),
 	s.rec.id = LKET_ID(7, 3, 5, 0);
 	/* two bytes more than the fields: shown raw, -EBADMSG */
 	assert_int_equal(decode_record(&meta, &s, &ev), -EBADMSG);
-	assert_int_equal(o->event(o, &ev, &proc), 0);
-	assert_int_equal(o->lost(o, &g), 0);
-	assert_int_equal(o->finish(o), 0);
-	o->free(o);
+	assert_int_equal(o->ops->event(o, &ev, &proc), 0);
+	assert_int_equal(o->ops->lost(o, &g), 0);
+	assert_int_equal(o->ops->finish(o), 0);
+	o->ops->free(o);
 	n = pread(fd, text, sizeof(text) - 1, 0);
 	assert_true(n >= 0);
 	text[n] = '\0';

@@ -109,7 +109,7 @@ static void sink_open(struct sink *k, const struct text_options *opt)
 	k->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	assert_true(k->fd >= 0);
 	assert_int_equal(output_text_new(&k->o, k->fd, opt), 0);
-	k->o->trace = &info;
+	assert_int_equal(k->o->ops->begin(k->o, &info), 0);
 }
 
 static void sink_event(struct sink *k, const uint8_t *rec,
@@ -124,7 +124,7 @@ static void sink_event(struct sink *k, const uint8_t *rec,
 	s.rec.timestamp = stream_u64(&s, rec + 8);
 	s.rec.id = stream_u64(&s, rec + 16);
 	assert_int_equal(decode_record(&meta, &s, &ev), 0);
-	assert_int_equal(k->o->event(k->o, &ev, proc), 0);
+	assert_int_equal(k->o->ops->event(k->o, &ev, proc), 0);
 }
 
 /* Flushes first..last lost, of CPU cpu (-1: of any CPU, version 1). */
@@ -139,7 +139,7 @@ static void sink_lost_cpu(struct sink *k, uint32_t first, uint32_t last,
 		.cpu = cpu,
 	};
 
-	assert_int_equal(k->o->lost(k->o, &g), 0);
+	assert_int_equal(k->o->ops->lost(k->o, &g), 0);
 }
 
 static void sink_lost(struct sink *k, uint32_t first, uint32_t last,
@@ -153,8 +153,8 @@ static void sink_expect(struct sink *k, const char *want)
 {
 	ssize_t n;
 
-	assert_int_equal(k->o->finish(k->o), 0);
-	k->o->free(k->o);
+	assert_int_equal(k->o->ops->finish(k->o), 0);
+	k->o->ops->free(k->o);
 	n = pread(k->fd, k->text, sizeof(k->text) - 1, 0);
 	assert_true(n >= 0);
 	k->text[n] = '\0';

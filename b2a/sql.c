@@ -1,0 +1,1011 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sql.c - the databases' one SQL layer (sql.h): names, DDL and rows,
+ * written once for SQLite and PostgreSQL, which differ only in their
+ * dialect's facts and in how they take rows (their sinks).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../runtime/lket_format.h"
+#include "outbuf.h"
+#include "outfmt.h"
+#include "report.h"
+#include "sql.h"
+
+/*
+ * Column names no field may take: the common columns, and the system
+ * columns of PostgreSQL (a clash is an error) and SQLite (one hides it).
+ */
+static const char *const common_cols[] = {
+	"time", "cpu", "tid", "pid", "comm", "raw",
+};
+static const char *const system_cols[] = {
+	"tableoid", "xmin", "cmin", "xmax", "cmax", "ctid", "oid", "rowid",
+	"_rowid_",
+};
+
+/* Names of the fixed tables, views and indexes. */
+static const char *const fixed_names[] = {
+	"trace", "processes", "lost", "unknown_events", "other_events",
+	"events", "latency", "latency_histogram", "latency_by_event",
+	"latency_by_process", "processes_tid", "unknown_events_time",
+	"other_events_time",
+};
+
+/* What each event table brings besides its own name: its indexes and
+ * its view (sql_create_end()); the longest fixes a name's room. */
+static const char *const table_suffixes[] = { "_time", "_tid_time", "_hex" };
+#define TABLE_NAME_MAX	(SQL_NAME_MAX - 1 - 9)
+
+/* A growing SQL text; NULL once memory ran out. */
+struct sqltext {
+	char *s;
+	size_t len, cap;
+	bool failed;
+};
+
+static void cat(struct sqltext *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void cat(struct sqltext *t, const char *fmt, ...)
+{
+	va_list ap;
+	char *bigger;
+	int n;
+
+	if (t->failed)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0,
+		      fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		t->failed = true;
+		return;
+	}
+	if (!t->s || t->len + (size_t)n >= t->cap) {
+		t->cap = 2 * (t->len + (size_t)n + 256);
+		bigger = realloc(t->s, t->cap);
+		if (!bigger) {
+			t->failed = true;
+			return;
+		}
+		t->s = bigger;
+		va_start(ap, fmt);
+		vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+		va_end(ap);
+	}
+	t->len += (size_t)n;
+}
+
+static void cat_ident(struct sqltext *t, const char *name)
+{
+	char q[2 * SQL_NAME_MAX + 3];
+
+	sql_ident(q, name);
+	cat(t, "%s", q);
+}
+
+static char *text_done(struct sqltext *t)
+{
+	if (t->failed) {
+		free(t->s);
+		return NULL;
+	}
+	return t->s;
+}
+
+char *sql_ident(char *p, const char *name)
+{
+	*p++ = '"';
+	for (; *name; name++) {
+		if (*name == '"')
+			*p++ = '"';
+		*p++ = *name;
+	}
+	*p++ = '"';
+	*p = '\0';
+	return p;
+}
+
+/* Lower-case letters, digits and underscores only, not starting with a
+ * digit, at most max bytes. */
+static void sql_name(char *out, size_t max, const char *prefix,
+		     const char *name)
+{
+	size_t n = 0;
+	const char *s;
+
+	for (s = prefix; *s && n < max; s++)
+		out[n++] = *s;
+	for (s = name; *s && n < max; s++) {
+		char c = *s;
+
+		out[n++] = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ?
+			   c : c >= 'A' && c <= 'Z' ? (char)(c + 32) : '_';
+	}
+	out[n] = '\0';
+	if (out[0] >= '0' && out[0] <= '9')
+		out[0] = '_';
+}
+
+/* name with "_suffix" after it, name cut so that both fit in max bytes */
+static void with_suffix(char *out, size_t max, const char *name,
+			const char *suffix)
+{
+	size_t k = strlen(suffix), n = strlen(name);
+
+	if (n + k > max)
+		n = max - k;
+	memcpy(out, name, n);
+	memcpy(out + n, suffix, k + 1);
+}
+
+static bool in(const char *const *list, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+#define IN(list, name)	in(list, sizeof(list) / sizeof(list[0]), name)
+
+/* SQLite keeps sqlite_*, PostgreSQL pg_* */
+static bool reserved_prefix(const char *name)
+{
+	return !strncmp(name, "sqlite_", 7) || !strncmp(name, "pg_", 3);
+}
+
+static bool name_taken(const struct sql_schema *s, const char *name)
+{
+	size_t i;
+
+	if (reserved_prefix(name) || IN(fixed_names, name))
+		return true;
+	for (i = 0; i < s->nnames; i++)
+		if (!strcmp(s->names[i], name))
+			return true;
+	return false;
+}
+
+static int name_add(struct sql_schema *s, const char *name)
+{
+	char (*bigger)[SQL_NAME_MAX];
+
+	if (s->nnames == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 256;
+		bigger = realloc(s->names, s->cap * sizeof(*bigger));
+		if (!bigger)
+			return -ENOMEM;
+		s->names = bigger;
+	}
+	snprintf(s->names[s->nnames++], SQL_NAME_MAX, "%s", name);
+	return 0;
+}
+
+/* Free for a table: the name and every name that goes with it. */
+static bool table_name_free(const struct sql_schema *s, const char *name)
+{
+	char n[SQL_NAME_MAX];
+	size_t i;
+
+	if (name_taken(s, name))
+		return false;
+	for (i = 0; i < sizeof(table_suffixes) / sizeof(table_suffixes[0]); i++) {
+		snprintf(n, sizeof(n), "%s%s", name, table_suffixes[i]);
+		if (name_taken(s, n))
+			return false;
+	}
+	return true;
+}
+
+void sql_schema_init(struct sql_schema *s, const struct sql_dialect *dialect,
+		     struct diag *diag, const char *label)
+{
+	memset(s, 0, sizeof(*s));
+	s->dialect = dialect;
+	s->diag = diag;
+	s->label = label;
+}
+
+void sql_schema_free(struct sql_schema *s)
+{
+	free(s->names);
+	free(s->tables);
+	s->names = NULL;
+	s->tables = NULL;
+}
+
+static void note(const struct sql_schema *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(const struct sql_schema *s, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!s->diag)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	diagf(s->diag, DIAG_NOTE, s->label, -1, "%s", msg);
+}
+
+static bool col_taken(const struct sql_table *t, unsigned int n,
+		      const char *name)
+{
+	unsigned int i;
+
+	if (IN(common_cols, name) || IN(system_cols, name))
+		return true;
+	for (i = 0; i < n; i++)
+		if (!strcmp(t->cols[i], name))
+			return true;
+	return false;
+}
+
+/* Column n of t, for a field named name. */
+static void name_column(const struct sql_schema *s, struct sql_table *t,
+			unsigned int n, const char *name)
+{
+	char base[SQL_NAME_MAX], suffix[16];
+	unsigned int k;
+
+	sql_name(base, SQL_NAME_MAX - 1, "", name);
+	if (!col_taken(t, n, base)) {
+		strcpy(t->cols[n], base);
+		if (strlen(name) >= SQL_NAME_MAX)
+			note(s, "table %s: field %s is column %s", t->name,
+			     name, t->cols[n]);
+		return;
+	}
+	sql_name(t->cols[n], SQL_NAME_MAX - 1, "f_", name);
+	for (k = 2; col_taken(t, n, t->cols[n]); k++) {
+		snprintf(suffix, sizeof(suffix), "_%u", k);
+		sql_name(base, SQL_NAME_MAX - 1, "f_", name);
+		with_suffix(t->cols[n], SQL_NAME_MAX - 1, base, suffix);
+	}
+	/* f_tid for a field named like a common column: the rule itself */
+	if (k > 2 || !IN(common_cols, name))
+		note(s, "table %s: field %s is column %s", t->name, name,
+		     t->cols[n]);
+}
+
+int sql_table_init(struct sql_schema *s, struct sql_table *t,
+		   const struct event_meta *m, unsigned int group,
+		   unsigned int hook)
+{
+	const struct field_list *lists[2] = { &m->sys, &m->user };
+	struct sql_table **bigger;
+	char full[256], base[SQL_NAME_MAX], suffix[32];
+	unsigned int i, k, n = 0, tries;
+	const struct field *f;
+
+	memset(t, 0, sizeof(*t));
+	t->event = m->name ? m->name : "unknown";
+	if (s->ntables >= SQL_MAX_TABLES) {
+		if (!s->full_noted)
+			note(s, "more than %d events: %s and those after it go to other_events",
+			     SQL_MAX_TABLES, t->event);
+		s->full_noted = true;
+		return 1;
+	}
+	sql_name(full, sizeof(full) - 1, "", t->event);
+	/* no suffix makes these free: SQLite's and PostgreSQL's prefixes */
+	sql_name(base, TABLE_NAME_MAX,
+		 reserved_prefix(full) ? "e_" : "", t->event);
+	strcpy(t->name, base);
+	/* taken: the event's IDs, then a number */
+	for (tries = 0; !table_name_free(s, t->name); tries++) {
+		if (tries)
+			snprintf(suffix, sizeof(suffix), "_%u_%u_%u", group,
+				 hook, tries + 1);
+		else
+			snprintf(suffix, sizeof(suffix), "_%u_%u", group, hook);
+		with_suffix(t->name, TABLE_NAME_MAX, base, suffix);
+	}
+	if (strcmp(t->name, full))
+		note(s, "event %s is table %s", t->event, t->name);
+
+	t->ncols = m->sys.n + m->user.n;
+	t->nvalues = SQL_COMMON + t->ncols + 1;
+	t->cols = calloc(t->ncols ? t->ncols : 1, sizeof(*t->cols));
+	t->kind = calloc(t->ncols ? t->ncols : 1, sizeof(*t->kind));
+	bigger = realloc(s->tables, (s->ntables + 1) * sizeof(*bigger));
+	if (bigger)
+		s->tables = bigger;
+	if (!t->cols || !t->kind || !bigger)
+		goto nomem;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < lists[k]->n; i++, n++) {
+			f = &lists[k]->f[i];
+			name_column(s, t, n, f->name);
+			t->kind[n] = f->type == LKET_STRING ? SQL_TEXT :
+				     f->hex ? SQL_HEX : SQL_INT;
+			t->has_hex |= f->hex;
+		}
+	if (name_add(s, t->name))
+		goto nomem;
+	for (i = 0; i < sizeof(table_suffixes) / sizeof(table_suffixes[0]); i++) {
+		snprintf(base, sizeof(base), "%s%s", t->name, table_suffixes[i]);
+		if (name_add(s, base))
+			goto nomem;
+	}
+	s->tables[s->ntables++] = t;
+	return 0;
+nomem:
+	sql_table_free(t);
+	return -ENOMEM;
+}
+
+void sql_table_free(struct sql_table *t)
+{
+	free(t->cols);
+	free(t->kind);
+	t->cols = NULL;
+	t->kind = NULL;
+}
+
+/* The type of a fixed column, in the dialect's words. */
+enum col_type { COL_TIME, COL_I64, COL_INT, COL_TEXT, COL_BYTES, COL_BOOL };
+
+struct fixed_col {
+	const char *name;
+	enum col_type type;
+};
+
+/* The columns every event table starts with. */
+static const struct fixed_col common[SQL_COMMON] = {
+	{ "time", COL_TIME }, { "cpu", COL_INT }, { "tid", COL_I64 },
+	{ "pid", COL_INT }, { "comm", COL_TEXT },
+};
+
+struct fixed_table {
+	const char *name;
+	bool common;		/* the common columns first */
+	unsigned int ncols;	/* then these */
+	struct fixed_col cols[14];
+};
+
+static const struct fixed_table fixed_tables[SQL_NFIXED] = {
+	[SQL_TRACE] = { "trace", false, 9, {
+		{ "header", COL_BOOL }, { "clock", COL_TEXT },
+		{ "kernel", COL_TEXT }, { "wall_offset", COL_I64 },
+		{ "first_time", COL_I64 }, { "last_time", COL_I64 },
+		{ "events", COL_I64 }, { "lost", COL_I64 },
+		{ "files", COL_TEXT } } },
+	[SQL_PROCESSES] = { "processes", false, 6, {
+		{ "time", COL_I64 }, { "tid", COL_I64 }, { "pid", COL_INT },
+		{ "ppid", COL_INT }, { "comm", COL_TEXT },
+		{ "event", COL_TEXT } } },
+	[SQL_LOST] = { "lost", false, 6, {
+		{ "time", COL_I64 }, { "until", COL_I64 },
+		{ "count", COL_I64 }, { "first_seq", COL_I64 },
+		{ "last_seq", COL_I64 }, { "cpu", COL_INT } } },
+	[SQL_UNKNOWN] = { "unknown_events", true, 4, {
+		{ "grp", COL_INT }, { "hook", COL_INT }, { "name", COL_TEXT },
+		{ "raw", COL_BYTES } } },
+	[SQL_OTHER] = { "other_events", true, 4, {
+		{ "event", COL_TEXT }, { "grp", COL_INT },
+		{ "hook", COL_INT }, { "fields", COL_TEXT } } },
+	[SQL_LATENCY] = { "latency", false, 14, {
+		{ "scope", COL_TEXT }, { "what", COL_TEXT },
+		{ "pid", COL_INT }, { "comm", COL_TEXT },
+		{ "count", COL_I64 }, { "total_ns", COL_I64 },
+		{ "min_ns", COL_I64 }, { "mean_ns", COL_I64 },
+		{ "p50_ns", COL_I64 }, { "p90_ns", COL_I64 },
+		{ "p99_ns", COL_I64 }, { "max_ns", COL_I64 },
+		{ "unmatched_begin", COL_I64 },
+		{ "unmatched_end", COL_I64 } } },
+	[SQL_HISTOGRAM] = { "latency_histogram", false, 5, {
+		{ "scope", COL_TEXT }, { "what", COL_TEXT },
+		{ "pid", COL_INT }, { "bucket_ns", COL_I64 },
+		{ "count", COL_I64 } } },
+};
+
+static const char *col_type_name(const struct sql_dialect *d,
+				 enum col_type type)
+{
+	switch (type) {
+	case COL_INT:
+		return "INTEGER";
+	case COL_TEXT:
+		return "TEXT";
+	case COL_BYTES:
+		return d->bytes;
+	case COL_BOOL:
+		return d->boolean;
+	default:
+		return d->int64;
+	}
+}
+
+static void cat_column(struct sqltext *t, const struct sql_dialect *d,
+		       const struct fixed_col *c)
+{
+	cat(t, "%s %s%s", c->name, col_type_name(d, c->type),
+	    c->type == COL_TIME ? " NOT NULL" : "");
+}
+
+static void cat_common(struct sqltext *t, const struct sql_dialect *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < SQL_COMMON; i++) {
+		cat(t, i ? ", " : "");
+		cat_column(t, d, &common[i]);
+	}
+}
+
+/* CREATE TABLE of fixed tables first to last, then sep */
+static void cat_fixed(struct sqltext *t, const struct sql_dialect *d,
+		      enum sql_fixed first, enum sql_fixed last,
+		      const char *sep)
+{
+	const struct fixed_table *ft;
+	unsigned int i;
+	int k;
+
+	for (k = first; k <= (int)last; k++) {
+		ft = &fixed_tables[k];
+		cat(t, "CREATE TABLE %s (", ft->name);
+		if (ft->common)
+			cat_common(t, d);
+		for (i = 0; i < ft->ncols; i++) {
+			cat(t, i || ft->common ? ", " : "");
+			cat_column(t, d, &ft->cols[i]);
+		}
+		cat(t, ")%s", k < (int)last ? ";" : sep);
+	}
+}
+
+char *sql_create_base(const struct sql_schema *s)
+{
+	struct sqltext t = { 0 };
+
+	cat_fixed(&t, s->dialect, SQL_TRACE, SQL_OTHER, "");
+	return text_done(&t);
+}
+
+char *sql_create_report(const struct sql_schema *s)
+{
+	struct sqltext t = { 0 };
+
+	cat_fixed(&t, s->dialect, SQL_LATENCY, SQL_HISTOGRAM, ";");
+	cat(&t, "CREATE VIEW latency_by_event AS SELECT what, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns, unmatched_begin, unmatched_end FROM latency WHERE scope = 'event';"
+	    "CREATE VIEW latency_by_process AS SELECT what, pid, comm, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns FROM latency WHERE scope = 'process'");
+	return text_done(&t);
+}
+
+char *sql_create_table(const struct sql_schema *s, const struct sql_table *t)
+{
+	struct sqltext q = { 0 };
+	unsigned int i;
+
+	cat(&q, "CREATE TABLE ");
+	cat_ident(&q, t->name);
+	cat(&q, " (");
+	cat_common(&q, s->dialect);
+	for (i = 0; i < t->ncols; i++) {
+		cat(&q, ", ");
+		cat_ident(&q, t->cols[i]);
+		cat(&q, " %s", t->kind[i] == SQL_TEXT ? "TEXT" :
+		    s->dialect->int64);
+	}
+	cat(&q, ", raw %s)", s->dialect->bytes);
+	return text_done(&q);
+}
+
+/* CREATE INDEX "table_suffix" ON "table"(columns); */
+static void cat_index(struct sqltext *q, const char *table, const char *suffix,
+		      const char *columns)
+{
+	char name[SQL_NAME_MAX + 16];
+
+	snprintf(name, sizeof(name), "%s%s", table, suffix);
+	cat(q, "CREATE INDEX ");
+	cat_ident(q, name);
+	cat(q, " ON ");
+	cat_ident(q, table);
+	cat(q, "(%s);", columns);
+}
+
+/* Every event of the database, one row each, with its name. */
+static void cat_events_view(struct sqltext *q, const struct sql_schema *s)
+{
+	const struct sql_table *t;
+	const char *e;
+	size_t i;
+
+	cat(q, "CREATE VIEW events AS ");
+	for (i = 0; i < s->ntables; i++) {
+		t = s->tables[i];
+		cat(q, "SELECT time, cpu, tid, pid, comm, CAST('");
+		/* event names are letters, digits, '_' and '.': no quote */
+		for (e = t->event; *e; e++) {
+			if (*e == '\'')
+				cat(q, "'");
+			cat(q, "%c", *e);
+		}
+		cat(q, "' AS TEXT) AS event FROM ");
+		cat_ident(q, t->name);
+		cat(q, " UNION ALL ");
+	}
+	cat(q, "SELECT time, cpu, tid, pid, comm, coalesce(name, 'unknown') FROM unknown_events UNION ALL "
+	    "SELECT time, cpu, tid, pid, comm, event FROM other_events UNION ALL "
+	    "SELECT time, cpu, NULL, NULL, NULL, CASE WHEN first_seq IS NULL THEN 'lket.dropped' ELSE 'lket.lost' END FROM lost;");
+}
+
+/* t's hex-shown fields as lket.out shows them: the view NAME_hex. */
+static void cat_hex_view(struct sqltext *q, const struct sql_schema *s,
+			 const struct sql_table *t)
+{
+	char name[SQL_NAME_MAX + 16];
+	unsigned int c;
+
+	snprintf(name, sizeof(name), "%s_hex", t->name);
+	cat(q, "CREATE VIEW ");
+	cat_ident(q, name);
+	cat(q, " AS SELECT time, cpu, tid, pid, comm");
+	for (c = 0; c < t->ncols; c++) {
+		cat(q, ", ");
+		if (t->kind[c] == SQL_HEX) {
+			cat(q, "CASE WHEN ");
+			cat_ident(q, t->cols[c]);
+			cat(q, " IS NOT NULL THEN %s", s->dialect->hex_pre);
+			cat_ident(q, t->cols[c]);
+			cat(q, "%s END AS ", s->dialect->hex_post);
+		}
+		cat_ident(q, t->cols[c]);
+	}
+	cat(q, ", raw FROM ");
+	cat_ident(q, t->name);
+	cat(q, ";");
+}
+
+char *sql_create_end(const struct sql_schema *s)
+{
+	struct sqltext q = { 0 };
+	size_t i;
+
+	cat_events_view(&q, s);
+	for (i = 0; i < s->ntables; i++)
+		if (s->tables[i]->has_hex)
+			cat_hex_view(&q, s, s->tables[i]);
+	/*
+	 * After the load, which they would slow down: time for ranges, (tid,
+	 * time) for what a thread did next (the entry/return pairing of
+	 * lket-b2a(1)'s examples).
+	 */
+	cat(&q, "CREATE INDEX processes_tid ON processes(tid, time);"
+	    "CREATE INDEX unknown_events_time ON unknown_events(time);"
+	    "CREATE INDEX other_events_time ON other_events(time);");
+	for (i = 0; i < s->ntables; i++) {
+		cat_index(&q, s->tables[i]->name, "_time", "time");
+		cat_index(&q, s->tables[i]->name, "_tid_time", "tid, time");
+	}
+	return text_done(&q);
+}
+
+/* ---- the rows: what every database output writes ---------------------- */
+
+static struct sql_output *sql_of(struct output *o)
+{
+	return (struct sql_output *)o;
+}
+
+int sql_fail(struct sql_output *so, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (so->error[0])
+		return err;
+	va_start(ap, fmt);
+	vsnprintf(so->error, sizeof(so->error), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* A failure the sink had no words for: the errno's. */
+static int failed(struct sql_output *so, int ret)
+{
+	if (ret < 0)
+		sql_fail(so, ret, "%s: %s", so->name, strerror(-ret));
+	return ret;
+}
+
+static int exec_text(struct sql_output *so, char *sql)
+{
+	int ret = sql ? so->sink->exec(so, sql) : -ENOMEM;
+
+	free(sql);
+	return ret;
+}
+
+int sql_output_new(struct sql_output **out, size_t size,
+		   const struct sql_sink_ops *sink,
+		   const struct sql_dialect *dialect, struct diag *diag,
+		   const char *name)
+{
+	struct sql_output *so = calloc(1, size);
+	int i;
+
+	if (!so)
+		return -ENOMEM;
+	so->o.ops = &sql_output_ops;
+	so->sink = sink;
+	so->name = name;
+	sql_schema_init(&so->schema, dialect, diag, name);
+	for (i = 0; i < SQL_NFIXED; i++) {
+		strcpy(so->fixed[i].name, fixed_tables[i].name);
+		so->fixed[i].nvalues = fixed_tables[i].ncols;
+		if (fixed_tables[i].common)
+			so->fixed[i].nvalues += SQL_COMMON;
+	}
+	/* the widest fixed table; event tables widen it */
+	so->row_cap = fixed_tables[SQL_LATENCY].ncols;
+	so->row = calloc(so->row_cap, sizeof(*so->row));
+	so->by_id = calloc(256 * 256, sizeof(*so->by_id));
+	if (!so->row || !so->by_id) {
+		sql_output_ops.free(&so->o);
+		return -ENOMEM;
+	}
+	*out = so;
+	return 0;
+}
+
+/* Row values: v[i] set, returning v + 1 */
+static struct sql_value *put_null(struct sql_value *v)
+{
+	v->type = SQL_NULL;
+	return v + 1;
+}
+
+static struct sql_value *put_int(struct sql_value *v, int64_t i)
+{
+	v->type = SQL_INTEGER;
+	v->i = i;
+	return v + 1;
+}
+
+/* i, or NULL when i is below zero (not known) */
+static struct sql_value *put_known(struct sql_value *v, int64_t i)
+{
+	return i >= 0 ? put_int(v, i) : put_null(v);
+}
+
+static struct sql_value *put_bytes(struct sql_value *v,
+				   enum sql_value_type type, const void *p,
+				   size_t len)
+{
+	v->type = type;
+	v->p = p;
+	v->len = len;
+	return v + 1;
+}
+
+static struct sql_value *put_string(struct sql_value *v, const char *s)
+{
+	return s ? put_bytes(v, SQL_STRING, s, strlen(s)) : put_null(v);
+}
+
+static int write_row(struct sql_output *so, struct sql_table *t)
+{
+	int ret;
+
+	if (!t->sink && so->sink->open_table) {
+		ret = so->sink->open_table(so, t);
+		if (ret)
+			return ret;
+	}
+	return so->sink->row(so, t, so->row);
+}
+
+static struct sql_value *put_common(struct sql_value *v,
+				    const struct event *ev,
+				    const struct proc *proc)
+{
+	v = put_int(v, (int64_t)ev->rec->timestamp);
+	v = put_int(v, ev->cpu);
+	v = put_int(v, ev->tid);
+	v = put_known(v, proc ? proc->pid : -1);
+	if (proc && proc->comm_len)
+		return put_bytes(v, SQL_STRING, proc->comm, proc->comm_len);
+	return put_null(v);
+}
+
+/* The table of events like ev, made on first sight. */
+static int table_for(struct sql_output *so, const struct event *ev,
+		     struct sql_table **out)
+{
+	size_t id = (ev->group & 0xff) << 8 | (ev->hook & 0xff);
+	struct sql_table *t = calloc(1, sizeof(*t));
+	struct sql_value *bigger;
+	int ret;
+
+	if (!t)
+		return -ENOMEM;
+	ret = sql_table_init(&so->schema, t, ev->meta, ev->group, ev->hook);
+	if (ret) {
+		free(t);
+		if (ret < 0)
+			return ret;
+		so->by_id[id] = *out = &so->fixed[SQL_OTHER];
+		return 0;
+	}
+	/* in the schema's list: freed with the output whatever comes next */
+	if (t->nvalues > so->row_cap) {
+		bigger = realloc(so->row, t->nvalues * sizeof(*bigger));
+		if (!bigger)
+			return -ENOMEM;
+		so->row = bigger;
+		so->row_cap = t->nvalues;
+	}
+	ret = exec_text(so, sql_create_table(&so->schema, t));
+	if (ret)
+		return ret;
+	so->by_id[id] = *out = t;
+	return 0;
+}
+
+static int unknown_row(struct sql_output *so, const struct event *ev,
+		       const struct proc *proc)
+{
+	struct sql_value *v = put_common(so->row, ev, proc);
+
+	v = put_int(v, ev->group);
+	v = put_int(v, ev->hook);
+	v = put_string(v, ev->meta && ev->meta->named ? ev->meta->name :
+			  meta_catalogue_name(ev->group, ev->hook));
+	put_bytes(v, SQL_BLOB, ev->rec->data + LKET_RECORD_HEAD_SIZE,
+		  ev->rec->size - LKET_RECORD_HEAD_SIZE);
+	return write_row(so, &so->fixed[SQL_UNKNOWN]);
+}
+
+/* An event past the SQL_MAX_TABLES-th: its fields as text. */
+static int other_row(struct sql_output *so, const struct event *ev,
+		     const struct proc *proc)
+{
+	struct sql_value *v = put_common(so->row, ev, proc);
+	int ret = buf_reserve(&so->scratch, &so->scratch_size,
+			      outfmt_fields_room(ev));
+
+	if (ret)
+		return ret;
+	v = put_string(v, ev->meta->name);
+	v = put_int(v, ev->group);
+	v = put_int(v, ev->hook);
+	put_bytes(v, SQL_HELD, so->scratch,
+		  (size_t)(outfmt_fields(so->scratch, ev) - so->scratch));
+	return write_row(so, &so->fixed[SQL_OTHER]);
+}
+
+static int sql_event(struct output *o, const struct event *ev,
+		     const struct proc *proc)
+{
+	struct sql_output *so = sql_of(o);
+	const struct value *val;
+	struct sql_table *t;
+	struct sql_value *v;
+	unsigned int i, col;
+	int ret;
+
+	so->events++;
+	so->last_ts = ev->rec->timestamp;
+	if (!ev->meta || !ev->meta->named || !ev->meta->sys.defined)
+		return failed(so, unknown_row(so, ev, proc));
+	t = so->by_id[(ev->group & 0xff) << 8 | (ev->hook & 0xff)];
+	if (!t) {
+		ret = table_for(so, ev, &t);
+		if (ret)
+			return failed(so, ret);
+	}
+	if (t == &so->fixed[SQL_OTHER])
+		return failed(so, other_row(so, ev, proc));
+	v = put_common(so->row, ev, proc);
+	for (i = 0; i < t->ncols; i++)
+		put_null(&v[i]);
+	for (i = 0; i < ev->nvalues; i++) {
+		val = &ev->v[i];
+		col = sql_column(t, ev, i);
+		if (col == t->ncols)
+			continue;
+		if (val->f->type == LKET_STRING)
+			put_bytes(&v[col], SQL_STRING, val->s, val->slen);
+		else
+			put_int(&v[col], sql_int(val));
+	}
+	if (ev->raw_len)
+		put_bytes(&v[t->ncols], SQL_BLOB, ev->raw, ev->raw_len);
+	else
+		put_null(&v[t->ncols]);
+	return failed(so, write_row(so, t));
+}
+
+static int sql_lost(struct output *o, const struct seq_gap *g)
+{
+	struct sql_output *so = sql_of(o);
+	struct sql_value *v = so->row;
+
+	so->lost += seq_gap_count(g);
+	v = put_int(v, (int64_t)g->after_ts);
+	v = g->before_ts ? put_int(v, (int64_t)g->before_ts) : put_null(v);
+	v = put_int(v, (int64_t)seq_gap_count(g));
+	/* dropped records: no flush numbers */
+	v = g->records ? put_null(v) : put_int(v, g->first);
+	v = g->records ? put_null(v) : put_int(v, g->last);
+	/* the CPU when known (format version 2), as lket.out shows it */
+	put_known(v, g->cpu);
+	return failed(so, write_row(so, &so->fixed[SQL_LOST]));
+}
+
+static int sql_process(struct output *o, uint64_t ts, const struct proc *p,
+		       int32_t ppid, const char *event)
+{
+	struct sql_output *so = sql_of(o);
+	struct sql_value *v = so->row;
+
+	v = put_int(v, (int64_t)ts);
+	v = put_int(v, p->tid);
+	v = put_known(v, p->pid);
+	v = put_known(v, ppid);
+	v = p->comm_len ? put_bytes(v, SQL_STRING, p->comm, p->comm_len) :
+	    put_null(v);
+	put_string(v, event);
+	return failed(so, write_row(so, &so->fixed[SQL_PROCESSES]));
+}
+
+/* The scope, what and pid of a latency row. */
+static struct sql_value *put_latency_key(struct sql_value *v,
+					 const struct latency *l)
+{
+	v = put_string(v, l->per_process ? "process" : "event");
+	v = put_string(v, l->what);
+	return put_known(v, l->per_process ? l->pid : -1);
+}
+
+static int latency_rows(struct sql_output *so, const struct latency *l)
+{
+	const uint64_t ns[] = {
+		l->count, l->total, l->min, l->mean, l->p50, l->p90, l->p99,
+		l->max, l->unmatched_begin, l->unmatched_end,
+	};
+	struct sql_value *v = put_latency_key(so->row, l);
+	unsigned int i;
+	int b, ret;
+
+	v = l->per_process && l->comm[0] ? put_string(v, l->comm) :
+	    put_null(v);
+	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+		v = put_int(v, (int64_t)ns[i]);
+	ret = write_row(so, &so->fixed[SQL_LATENCY]);
+	for (b = 0; !ret && b < REPORT_BUCKETS; b++) {
+		if (!l->hist[b])
+			continue;
+		v = put_latency_key(so->row, l);
+		/* bucket 63 holds the negative latencies (time went back):
+		 * its bound is INT64_MIN */
+		v = put_int(v, b ? (int64_t)(1ull << b) : 0);
+		put_int(v, (int64_t)l->hist[b]);
+		ret = write_row(so, &so->fixed[SQL_HISTOGRAM]);
+	}
+	return ret;
+}
+
+static int sql_report(struct output *o, const struct report *r)
+{
+	struct sql_output *so = sql_of(o);
+	size_t i;
+	int ret;
+
+	ret = exec_text(so, sql_create_report(&so->schema));
+	for (i = 0; !ret && i < report_count(r); i++)
+		ret = latency_rows(so, report_get(r, i));
+	return failed(so, ret);
+}
+
+/* The trace row: what the header said, what came, the files. */
+static int trace_row(struct sql_output *so)
+{
+	const struct trace_info *info = so->trace;
+	struct sql_value *v = so->row;
+	size_t n = 0, i;
+	char *at;
+	int ret;
+
+	for (i = 0; i < info->nfiles; i++)
+		n += 5 * strlen(info->files[i]) + 1;
+	ret = buf_reserve(&so->scratch, &so->scratch_size, n + 1);
+	if (ret)
+		return ret;
+	v = put_int(v, info->have_header);
+	v = put_string(v, info->clock);
+	v = put_string(v, info->kernel);
+	v = put_int(v, info->wall_offset);
+	v = put_int(v, (int64_t)info->first_ts);
+	v = put_int(v, (int64_t)so->last_ts);
+	v = put_int(v, (int64_t)so->events);
+	v = put_int(v, (int64_t)so->lost);
+	/* the files, one a line */
+	at = so->scratch;
+	for (i = 0; i < info->nfiles; i++) {
+		at = fmt_utf8_escaped(at, info->files[i],
+				      strlen(info->files[i]), 0);
+		if (i + 1 < info->nfiles)
+			*at++ = '\n';
+	}
+	put_bytes(v, SQL_HELD, so->scratch, (size_t)(at - so->scratch));
+	return write_row(so, &so->fixed[SQL_TRACE]);
+}
+
+static int sql_begin(struct output *o, const struct trace_info *trace)
+{
+	struct sql_output *so = sql_of(o);
+
+	int ret;
+
+	so->trace = trace;
+	ret = so->sink->open(so);
+	if (!ret)
+		ret = exec_text(so, sql_create_base(&so->schema));
+	return failed(so, ret);
+}
+
+/* The trace row, the rows held back; the events view, the NAME_hex
+ * views, the indexes; the commit. */
+static int sql_finish(struct output *o)
+{
+	struct sql_output *so = sql_of(o);
+	int ret = trace_row(so);
+
+	if (!ret && so->sink->flush)
+		ret = so->sink->flush(so);
+	if (!ret)
+		ret = exec_text(so, sql_create_end(&so->schema));
+	if (!ret)
+		ret = so->sink->commit(so);
+	return failed(so, ret);
+}
+
+static const char *sql_error(const struct output *o)
+{
+	const struct sql_output *so = (const struct sql_output *)o;
+
+	return so->error[0] ? so->error : NULL;
+}
+
+static void sql_free(struct output *o)
+{
+	struct sql_output *so = sql_of(o);
+	size_t i;
+
+	so->sink->free(so);
+	for (i = 0; i < so->schema.ntables; i++) {
+		sql_table_free(so->schema.tables[i]);
+		free(so->schema.tables[i]);
+	}
+	sql_schema_free(&so->schema);
+	free(so->row);
+	free(so->scratch);
+	free(so->by_id);
+	free(so);
+}
+
+const struct output_ops sql_output_ops = {
+	.begin = sql_begin,
+	.event = sql_event,
+	.lost = sql_lost,
+	.process = sql_process,
+	.report = sql_report,
+	.finish = sql_finish,
+	.error = sql_error,
+	.free = sql_free,
+};

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sql.h - the one SQL layer of both database outputs (SQLite and
+ * PostgreSQL): the schema, its names, the rows and how values are stored;
+ * what differs between the two is data (struct sql_dialect), and each
+ * database is only a sink of rows (struct sql_sink_ops).
+ *
+ * One table per event, named after it, with the common columns, then a
+ * column per field of the trace's metadata, then raw:
+ *
+ *   syscall_entry(time, cpu, tid, pid, comm, syscall_name, raw)
+ *
+ * A field whose name is taken (by a common column or an earlier field)
+ * becomes f_NAME, then f_NAME_2, ...: process_snapshot(time, cpu, tid,
+ * pid, comm, f_tid, f_pid, ppid, process_name, raw).  A table whose name
+ * is taken (by the fixed tables, by SQLite or PostgreSQL, by an earlier
+ * event) gets the event's IDs, NAME_GROUP_HOOK.  Events without metadata
+ * go to unknown_events(time, cpu, tid, pid, comm, grp, hook, name, raw);
+ * those of events past the SQL_MAX_TABLES-th to other_events(time, cpu,
+ * tid, pid, comm, event, grp, hook, fields).  Renames and other_events are
+ * noted through diag, once each.
+ */
+#ifndef LKET_SQL_H
+#define LKET_SQL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decode.h"
+#include "diag.h"
+#include "meta.h"
+#include "output.h"
+
+/* PostgreSQL keeps 63 bytes of a name: every name fits, in both. */
+#define SQL_NAME_MAX	64
+#define SQL_COMMON	5	/* time cpu tid pid comm */
+/*
+ * Event tables at most: SQLite's events view is one compound SELECT (500
+ * terms at most), and PostgreSQL locks every table, index and view it
+ * creates until the one COMMIT (64 per connection by default).
+ */
+#define SQL_MAX_TABLES	400
+
+/* What differs between the databases' SQL. */
+struct sql_dialect {
+	const char *int64;	/* "INTEGER" (SQLite), "BIGINT" */
+	const char *bytes;	/* "BLOB" (SQLite), "BYTEA" */
+	const char *boolean;	/* "INTEGER" (SQLite), "BOOLEAN" */
+	const char *hex_pre, *hex_post;	/* around a column: its '0x...' */
+};
+
+enum sql_kind { SQL_INT, SQL_HEX, SQL_TEXT };
+
+struct sql_table {
+	char name[SQL_NAME_MAX];
+	const char *event;	/* the event's name; NULL: a fixed table */
+	unsigned int ncols;	/* field columns: sys, then user */
+	char (*cols)[SQL_NAME_MAX];
+	uint8_t *kind;		/* enum sql_kind of each */
+	bool has_hex;
+	unsigned int nvalues;	/* in each row: every column */
+	void *sink;		/* the sink's own: a statement, a buffer */
+};
+
+/* The names given out in one database, and its event tables. */
+struct sql_schema {
+	const struct sql_dialect *dialect;
+	struct diag *diag;	/* notes of renames; may be NULL */
+	const char *label;	/* the database, for the notes */
+	char (*names)[SQL_NAME_MAX];
+	size_t nnames, cap;
+	struct sql_table **tables;
+	size_t ntables;
+	bool full_noted;
+};
+
+void sql_schema_init(struct sql_schema *s, const struct sql_dialect *dialect,
+		     struct diag *diag, const char *label);
+/* Frees the names; the tables are the caller's (sql_table_free()). */
+void sql_schema_free(struct sql_schema *s);
+
+/* The fixed tables (trace, processes, lost, unknown_events,
+ * other_events): SQL text, to free. */
+char *sql_create_base(const struct sql_schema *s);
+/* The latency report's tables and views: SQL text, to free. */
+char *sql_create_report(const struct sql_schema *s);
+
+/*
+ * Work out the table of event (group, hook) with metadata m and add it to
+ * s.  Returns 0; 1 when s has SQL_MAX_TABLES already (the event goes to
+ * other_events); -ENOMEM.
+ */
+int sql_table_init(struct sql_schema *s, struct sql_table *t,
+		   const struct event_meta *m, unsigned int group,
+		   unsigned int hook);
+void sql_table_free(struct sql_table *t);
+/* "CREATE TABLE ..." of t: SQL text, to free. */
+char *sql_create_table(const struct sql_schema *s, const struct sql_table *t);
+/* After the load: the events view, the NAME_hex views, the indexes. */
+char *sql_create_end(const struct sql_schema *s);
+
+/* "name" with quotes doubled, for SQL text; needs 2 * len + 3 bytes. */
+char *sql_ident(char *p, const char *name);
+
+/*
+ * A field's integer as both databases store it: the value lket.out
+ * shows, as a signed 64-bit integer, so a hex-shown field is unsigned at
+ * its width and one of 2^63 or more (a kernel address) is its two's
+ * complement, value - 2^64: the same 64 bits.  NAME_hex views show them
+ * as lket.out does.
+ */
+static inline int64_t sql_int(const struct value *v)
+{
+	return v->f->hex ? (int64_t)value_unsigned(v) : v->i;
+}
+
+/* The column of t that value i of ev goes to; t->ncols if none. */
+static inline unsigned int sql_column(const struct sql_table *t,
+				      const struct event *ev, unsigned int i)
+{
+	unsigned int col = i < ev->nsys ? i : ev->meta->sys.n + (i - ev->nsys);
+
+	return col < t->ncols ? col : t->ncols;
+}
+
+/* One value of a row. */
+enum sql_value_type {
+	SQL_NULL,
+	SQL_INTEGER,
+	SQL_STRING,	/* bytes, held as fmt_utf8_escaped() writes them */
+	SQL_HELD,	/* text already so held, lines apart by '\n' */
+	SQL_BLOB,
+};
+
+struct sql_value {
+	enum sql_value_type type;
+	int64_t i;
+	const void *p;
+	size_t len;
+};
+
+/*
+ * A database as a sink of rows: SQLite binds them to a statement per
+ * table, PostgreSQL gathers them for COPY.  Each returns 0 or a negative
+ * errno, after sql_fail() has said what the database said.
+ */
+struct sql_output;
+struct sql_sink_ops {
+	/* Open the database, start the transaction (the output's begin). */
+	int (*open)(struct sql_output *so);
+	int (*exec)(struct sql_output *so, const char *sql);
+	/* Optional: t exists, rows come next (t->sink is the sink's). */
+	int (*open_table)(struct sql_output *so, struct sql_table *t);
+	/* t->nvalues values */
+	int (*row)(struct sql_output *so, struct sql_table *t,
+		   const struct sql_value *v);
+	/* Optional: send what is held back, before the indexes. */
+	int (*flush)(struct sql_output *so);
+	/* The end: what is left sent, the transaction committed. */
+	int (*commit)(struct sql_output *so);
+	/* The sink's own state; the tables' sink pointers included. */
+	void (*free)(struct sql_output *so);
+};
+
+enum sql_fixed {
+	SQL_TRACE, SQL_PROCESSES, SQL_LOST, SQL_UNKNOWN, SQL_OTHER,
+	SQL_LATENCY, SQL_HISTOGRAM, SQL_NFIXED,
+};
+
+/*
+ * What both database outputs are: each embeds this first in its own
+ * state and gives its sink; the output's ops are sql_output_ops.  The
+ * scratch holds the text of SQL_HELD values of the row being written.
+ */
+struct sql_output {
+	struct output o;
+	const struct sql_sink_ops *sink;
+	struct sql_schema schema;
+	const struct trace_info *trace;
+	const char *name;	/* the database, in error messages */
+	struct sql_table fixed[SQL_NFIXED];
+	struct sql_table **by_id;	/* group << 8 | hook */
+	struct sql_value *row;		/* room for the widest row */
+	unsigned int row_cap;
+	char *scratch;		/* text a row holds: fields, files */
+	size_t scratch_size;
+	uint64_t events, last_ts, lost;
+	char error[512];	/* what the database said, "" if nothing */
+};
+
+extern const struct output_ops sql_output_ops;
+
+/*
+ * A database output of size bytes (the sink's state, sql_output first),
+ * zeroed, for a database named name (in messages) whose notes go to diag.
+ */
+int sql_output_new(struct sql_output **so, size_t size,
+		   const struct sql_sink_ops *sink,
+		   const struct sql_dialect *dialect, struct diag *diag,
+		   const char *name);
+/* Say what the database said (printf format) and return err. */
+int sql_fail(struct sql_output *so, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Bytes a value needs to be held as a string: an SQL_STRING escaped
+ * (fmt_utf8_escaped()), at most; other values are held as they are. */
+static inline size_t sql_string_room(const struct sql_value *v)
+{
+	return v->type == SQL_STRING ? 5 * v->len : 0;
+}
+
+#endif

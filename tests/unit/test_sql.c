@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sql: the databases' names (renames, f_ columns, other_events), their
+ * DDL in a dialect, and the rows every database output writes, seen
+ * through a sink that writes each down as text.
+ */
+#include "unit.h"
+#include "sql_fixture.h"
+
+#include "../../b2a/report.h"
+#include "../../b2a/sql.h"
+
+static const struct sql_dialect dialect = {
+	.int64 = "I64", .bytes = "BYTES", .boolean = "BOOL",
+	.hex_pre = "hex(", .hex_post = ")",
+};
+
+/* ---- names ------------------------------------------------------------- */
+
+static void table_of(struct sql_schema *s, struct sql_table *t,
+		     unsigned int group, unsigned int hook)
+{
+	assert_int_equal(sql_table_init(s, t, meta_get(&meta, group, hook),
+					group, hook), 0);
+}
+
+static void test_names(void **state)
+{
+	struct sql_table entry, snap, again;
+	struct sql_schema s;
+	struct diag_log log;
+
+	(void)state;
+	diag_log_init(&log);
+	sql_schema_init(&s, &dialect, &log.d, "x.db");
+	table_of(&s, &entry, 1, 1);
+	assert_string_equal(entry.name, "syscall_entry");
+	assert_int_equal(entry.ncols, 1);
+	assert_int_equal(entry.nvalues, SQL_COMMON + 1 + 1);
+	assert_string_equal(entry.cols[0], "syscall_name");
+	assert_int_equal(entry.kind[0], SQL_TEXT);
+	/* common column names: the rule, no note; the second x: noted */
+	table_of(&s, &snap, 2, 1);
+	assert_string_equal(snap.name, "proc_snap");
+	assert_string_equal(snap.cols[0], "f_tid");
+	assert_string_equal(snap.cols[1], "f_pid");
+	assert_string_equal(snap.cols[2], "x");
+	assert_string_equal(snap.cols[3], "f_x");
+	/* the same event's name again: its IDs */
+	table_of(&s, &again, 1, 1);
+	assert_string_equal(again.name, "syscall_entry_1_1");
+	assert_int_equal(log.n, 2);
+	assert_diag(&log, 0, DIAG_NOTE, "x.db", -1,
+		    "table proc_snap: field x is column f_x");
+	assert_diag(&log, 1, DIAG_NOTE, "x.db", -1,
+		    "event syscall.entry is table syscall_entry_1_1");
+	sql_table_free(&entry);
+	sql_table_free(&snap);
+	sql_table_free(&again);
+	sql_schema_free(&s);
+}
+
+/* Past SQL_MAX_TABLES tables, events go to other_events: noted once. */
+static void test_table_limit(void **state)
+{
+	static struct sql_table t[SQL_MAX_TABLES + 2];
+	struct sql_schema s;
+	struct diag_log log;
+	unsigned int i;
+
+	(void)state;
+	diag_log_init(&log);
+	/* the renames of the same event unnoted */
+	sql_schema_init(&s, &dialect, NULL, "x.db");
+	for (i = 0; i < SQL_MAX_TABLES; i++)
+		table_of(&s, &t[i], 1, 1);
+	s.diag = &log.d;
+	assert_int_equal(sql_table_init(&s, &t[i], meta_get(&meta, 3, 5), 3, 5),
+			 1);
+	assert_int_equal(sql_table_init(&s, &t[i + 1], meta_get(&meta, 2, 1),
+					2, 1), 1);
+	assert_int_equal(log.n, 1);
+	assert_diag(&log, 0, DIAG_NOTE, "x.db", -1,
+		    "more than 400 events: io.submit and those after it go to other_events");
+	for (i = 0; i < SQL_MAX_TABLES; i++)
+		sql_table_free(&t[i]);
+	sql_schema_free(&s);
+}
+
+/* ---- DDL --------------------------------------------------------------- */
+
+static void test_ddl(void **state)
+{
+	struct sql_table io;
+	struct sql_schema s;
+	char *sql;
+
+	(void)state;
+	sql_schema_init(&s, &dialect, NULL, "x.db");
+	sql = sql_create_base(&s);
+	assert_string_equal(sql,
+		"CREATE TABLE trace (header BOOL, clock TEXT, kernel TEXT, wall_offset I64, first_time I64, last_time I64, events I64, lost I64, files TEXT);"
+		"CREATE TABLE processes (time I64, tid I64, pid INTEGER, ppid INTEGER, comm TEXT, event TEXT);"
+		"CREATE TABLE lost (time I64, until I64, count I64, first_seq I64, last_seq I64, cpu INTEGER);"
+		"CREATE TABLE unknown_events (time I64 NOT NULL, cpu INTEGER, tid I64, pid INTEGER, comm TEXT, grp INTEGER, hook INTEGER, name TEXT, raw BYTES);"
+		"CREATE TABLE other_events (time I64 NOT NULL, cpu INTEGER, tid I64, pid INTEGER, comm TEXT, event TEXT, grp INTEGER, hook INTEGER, fields TEXT)");
+	free(sql);
+	sql = sql_create_report(&s);
+	assert_non_null(strstr(sql, "CREATE TABLE latency (scope TEXT, what TEXT, pid INTEGER, comm TEXT, count I64, total_ns I64, min_ns I64, mean_ns I64, p50_ns I64, p90_ns I64, p99_ns I64, max_ns I64, unmatched_begin I64, unmatched_end I64);"
+			       "CREATE TABLE latency_histogram (scope TEXT, what TEXT, pid INTEGER, bucket_ns I64, count I64);"
+			       "CREATE VIEW latency_by_event AS "));
+	free(sql);
+	table_of(&s, &io, 3, 5);
+	sql = sql_create_table(&s, &io);
+	assert_string_equal(sql, "CREATE TABLE \"io_submit\" (time I64 NOT NULL, cpu INTEGER, tid I64, pid INTEGER, comm TEXT, \"buf_addr\" I64, \"request_flags\" I64, \"count\" I64, \"u\" I64, raw BYTES)");
+	free(sql);
+	sql = sql_create_end(&s);
+	assert_non_null(strstr(sql, "CREATE VIEW events AS SELECT time, cpu, tid, pid, comm, CAST('io.submit' AS TEXT) AS event FROM \"io_submit\" UNION ALL "));
+	/* the dialect shows hex fields */
+	assert_non_null(strstr(sql, "CREATE VIEW \"io_submit_hex\" AS SELECT time, cpu, tid, pid, comm, CASE WHEN \"buf_addr\" IS NOT NULL THEN hex(\"buf_addr\") END AS \"buf_addr\", CASE WHEN \"request_flags\" IS NOT NULL THEN hex(\"request_flags\") END AS \"request_flags\", \"count\", \"u\", raw FROM \"io_submit\";"));
+	assert_non_null(strstr(sql, "CREATE INDEX \"io_submit_tid_time\" ON \"io_submit\"(tid, time);"));
+	free(sql);
+	sql_table_free(&io);
+	sql_schema_free(&s);
+}
+
+/* ---- rows, through a sink that writes them down ------------------------ */
+
+struct text_sink {
+	struct sql_output so;	/* first: freed through it */
+	char log[8192];
+	size_t len;
+	const char *fail;	/* fail the exec that has this in it */
+	int opened, committed, freed_tables;
+};
+
+static struct text_sink *ts_of(struct sql_output *so)
+{
+	return (struct text_sink *)so;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void ts_put(struct text_sink *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	t->len += (size_t)vsnprintf(t->log + t->len, sizeof(t->log) - t->len,
+				    fmt, ap);
+	va_end(ap);
+	assert_true(t->len < sizeof(t->log));
+}
+
+static int ts_open(struct sql_output *so)
+{
+	ts_of(so)->opened++;
+	return 0;
+}
+
+/* DDL: only its first three words, which say what it makes */
+static int ts_exec(struct sql_output *so, const char *sql)
+{
+	struct text_sink *t = ts_of(so);
+	const char *end = sql;
+	int words;
+
+	if (t->fail && strstr(sql, t->fail))
+		return -EIO;
+	for (words = 0; *end && words < 3; end++)
+		words += *end == ' ';
+	ts_put(t, "exec %.*s\n", (int)(end - sql - 1), sql);
+	return 0;
+}
+
+static int ts_row(struct sql_output *so, struct sql_table *table,
+		  const struct sql_value *v)
+{
+	struct text_sink *t = ts_of(so);
+	unsigned int i;
+	size_t k;
+
+	ts_put(t, "%s:", table->name);
+	for (i = 0; i < table->nvalues; i++) {
+		switch (v[i].type) {
+		case SQL_NULL:
+			ts_put(t, " NULL");
+			break;
+		case SQL_INTEGER:
+			ts_put(t, " %lld", (long long)v[i].i);
+			break;
+		case SQL_STRING:
+			ts_put(t, " s'%.*s'", (int)v[i].len,
+			       (const char *)v[i].p);
+			break;
+		case SQL_HELD:
+			ts_put(t, " h'%.*s'", (int)v[i].len,
+			       (const char *)v[i].p);
+			break;
+		case SQL_BLOB:
+			ts_put(t, " x'");
+			for (k = 0; k < v[i].len; k++)
+				ts_put(t, "%02x", ((const uint8_t *)v[i].p)[k]);
+			ts_put(t, "'");
+			break;
+		}
+	}
+	ts_put(t, "\n");
+	return 0;
+}
+
+static int ts_commit(struct sql_output *so)
+{
+	ts_of(so)->committed++;
+	return 0;
+}
+
+static void ts_free(struct sql_output *so)
+{
+	(void)so;
+}
+
+static const struct sql_sink_ops text_sink_ops = {
+	.open = ts_open,
+	.exec = ts_exec,
+	.row = ts_row,
+	.commit = ts_commit,
+	.free = ts_free,
+};
+
+static struct text_sink *ts_new(void)
+{
+	struct sql_output *so;
+
+	assert_int_equal(sql_output_new(&so, sizeof(struct text_sink),
+					&text_sink_ops, &dialect, NULL, "x.db"),
+			 0);
+	return ts_of(so);
+}
+
+static void test_rows(void **state)
+{
+	struct text_sink *t = ts_new();
+	struct output *o = &t->so.o;
+	const struct proc init = { .tid = 1, .pid = 1, .comm = "init",
+				   .comm_len = 4 };
+
+	(void)state;
+	assert_int_equal(o->ops->begin(o, &fixture_info), 0);
+	assert_int_equal(t->opened, 1);
+	assert_int_equal(fixture_send(o, rec_entry, &bash), 0);
+	assert_int_equal(fixture_send(o, rec_io, NULL), 0);
+	assert_int_equal(fixture_send(o, rec_io_extra, NULL), 0);
+	assert_int_equal(fixture_send(o, rec_unknown, NULL), 0);
+	assert_int_equal(o->ops->lost(o, &gap_flush), 0);
+	assert_int_equal(o->ops->lost(o, &gap_records), 0);
+	assert_int_equal(o->ops->process(o, 900, &init, 0, "process.snapshot"),
+			 0);
+	assert_int_equal(o->ops->finish(o), 0);
+	assert_int_equal(t->committed, 1);
+	assert_string_equal(t->log,
+		"exec CREATE TABLE trace\n"
+		"exec CREATE TABLE \"syscall_entry\"\n"
+		"syscall_entry: 1234 2 100 42 s'bash' s'a\tb\\c' NULL\n"
+		"exec CREATE TABLE \"io_submit\"\n"
+		/* hex fields unsigned at their width, as 64 bits */
+		"io_submit: 5000 0 7 NULL NULL -131391334100992 32769 -5 -1 NULL\n"
+		"io_submit: 6000 0 7 NULL NULL 16 1 2 NULL x'abcd'\n"
+		"unknown_events: 8000 1 1 NULL NULL 200 9 NULL x'deadbeef'\n"
+		"lost: 2000 3000 1 9 9 NULL\n"
+		"lost: 4000 NULL 2 NULL NULL 3\n"
+		"processes: 900 1 1 0 s'init' s'process.snapshot'\n"
+		/* files: each as held, one a line */
+		"trace: 1 s'global' s'6.1.0' -5 1234 8000 4 3 h't_0\nodd\\nname_1'\n"
+		"exec CREATE VIEW events\n");
+	o->ops->free(o);
+}
+
+/* Events past the table limit: their fields as other_events text. */
+static void test_other_events(void **state)
+{
+	struct text_sink *t = ts_new();
+	struct output *o = &t->so.o;
+
+	(void)state;
+	assert_int_equal(o->ops->begin(o, &fixture_info), 0);
+	t->so.schema.ntables = SQL_MAX_TABLES;
+	t->so.schema.full_noted = true;
+	assert_int_equal(fixture_send(o, rec_io, NULL), 0);
+	t->so.schema.ntables = 0;
+	assert_non_null(strstr(t->log, "other_events: 5000 0 7 NULL NULL s'io.submit' 3 5 h'buf_addr=0xffff888012345000 request_flags=0x8001 count=-5 u=-1'\n"));
+	o->ops->free(o);
+}
+
+static void test_report_rows(void **state)
+{
+	struct text_sink *t = ts_new();
+	struct output *o = &t->so.o;
+	struct report *r;
+
+	(void)state;
+	assert_int_equal(report_new(&r), 0);
+	assert_int_equal(report_finish(r), 0);
+	assert_int_equal(o->ops->begin(o, &fixture_info), 0);
+	assert_int_equal(o->ops->report(o, r), 0);
+	assert_non_null(strstr(t->log, "exec CREATE TABLE latency\n"));
+	report_free(r);
+	o->ops->free(o);
+}
+
+/* A sink that fails without words: the errno's, with the name. */
+static void test_failure_words(void **state)
+{
+	struct text_sink *t = ts_new();
+	struct output *o = &t->so.o;
+
+	(void)state;
+	t->fail = "CREATE TABLE \"syscall_entry\"";
+	assert_int_equal(o->ops->begin(o, &fixture_info), 0);
+	assert_null(o->ops->error(o));
+	assert_int_equal(fixture_send(o, rec_entry, &bash), -EIO);
+	assert_string_equal(o->ops->error(o), "x.db: Input/output error");
+	o->ops->free(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_table_limit),
+		cmocka_unit_test(test_ddl),
+		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_other_events),
+		cmocka_unit_test(test_report_rows),
+		cmocka_unit_test(test_failure_words),
+	};
+
+	return cmocka_run_group_tests(tests, meta_setup, meta_teardown);
+}

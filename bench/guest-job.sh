@@ -20,11 +20,12 @@
 # Environment: RES, LOOP (bench-loop), LOOPS, RUNS, MODES, RATES, TRACERS, B2A
 # (lket-b2a), RUN_TRACED, and per mode the modules LKET_KO_<mode> and
 # STAP_KO_<mode> (empty when none could be built; LKET_WHY_<mode>,
-# STAP_WHY_<mode> say why).
+# STAP_WHY_<mode> say why); with LKETB_KO_<mode>, the tracer "lketb" too:
+# LKET built another way (bench/guest.sh's GUEST_LKET_B).
 set -u
 : "${RES:?}" "${LOOP:?}" "${LOOPS:=100000}" "${RUNS:=3}"
 : "${MODES:=syscall syscall2 kprobe}" "${RATES:=10000 30000 100000 300000}"
-: "${TRACERS:=none lket stap ftrace perf bpftrace}"
+: "${TRACERS:=none lket lketb stap ftrace perf bpftrace}"
 tmp=/tmp/bench
 mkdir -p "$tmp"
 out=$RES/results
@@ -73,10 +74,13 @@ run_none() {
 # LKET: the module built on the host, staprun in bulk mode (through
 # lket-run-traced: plain staprun -c loses the trace's tail); lket-b2a
 # reports what the transport lost.
-run_lket() {
+run_lket() { run_lket_module LKET lket "$1"; }
+run_lketb() { run_lket_module LKETB lketb "$1"; }
+run_lket_module() {	# VAR CONFIG RUN
+	set -- "$3" "$1" "$2"
 	rm -rf "$tmp/lket" "$tmp/ns" && mkdir -p "$tmp/lket"
-	"$RUN_TRACED" -o "$tmp/lket/t" "$(module LKET)" -- $(workload) \
-		>> "$log" 2>&1 || { say "lket $1 $LOOPS $(loop_ns) -1 -1"; return; }
+	"$RUN_TRACED" -o "$tmp/lket/t" "$(module "$2")" -- $(workload) \
+		>> "$log" 2>&1 || { say "$3 $1 $LOOPS $(loop_ns) -1 -1"; return; }
 	"$B2A" -o "$tmp/lket.out" "$tmp/lket/t" 2> "$tmp/b2a.err"
 	seen=$(grep -c "$(lket_pattern)" "$tmp/lket.out")
 	# flushes lost in transport, and records the module dropped (buffers
@@ -85,7 +89,7 @@ run_lket() {
 		-e 's/.* \([0-9][0-9]*\) records dropped by the tracer$/\1/p' "$tmp/b2a.err" |
 		awk '{ s += $1 } END { print s + 0 }')
 	cat "$tmp/b2a.err" >> "$log"
-	say "lket $1 $LOOPS $(loop_ns) $seen $lost"
+	say "$3 $1 $LOOPS $(loop_ns) $seen $lost"
 	rm -rf "$tmp/lket" "$tmp/lket.out"
 }
 
@@ -181,6 +185,7 @@ usable() {
 	case $c in
 	lket) [ -n "$(module LKET)" ] && [ -f "$(module LKET)" ] ||
 		{ say "lket skip $(eval "echo \${LKET_WHY_$mode:-no module was built}")"; return 1; } ;;
+	lketb) [ -n "$(module LKETB)" ] && [ -f "$(module LKETB)" ] ;;
 	stap) [ -n "$(module STAP)" ] && [ -f "$(module STAP)" ] ||
 		{ say "stap skip $(eval "echo \${STAP_WHY_$mode:-no module was built}")"; return 1; } ;;
 	ftrace) command -v trace-cmd >/dev/null || { say "ftrace skip no trace-cmd"; return 1; } ;;

@@ -35,6 +35,9 @@
 #   bench/guest.sh BUILD    GUEST_LOOPS=50000 GUEST_RUNS=3 BENCH_DIR=...
 #                           GUEST_MODES="syscall syscall2 kprobe rate"
 #                           GUEST_RATES="10000 30000 100000 300000"
+#                           GUEST_LKET_B="-DOPTION ...": LKET built
+#                           with these stap options too, run beside the
+#                           other tracers as "lketb" (to compare builds)
 #
 # LTTng: lttng-modules-dkms 2.13.9 of Debian 12 does not build against
 # the guest's 6.1 kernel (conflicting types for trace_hrtimer_start), so it
@@ -96,8 +99,12 @@ for mode in $modes; do
 	note "$mode: building the modules for the guest kernel"
 	build_module "lket_$tag" "$lket" > /dev/null
 	build_module "floor_$tag" "$floor" -u > /dev/null
-	for m in lket floor; do
-		var=LKET; [ $m = floor ] && var=STAP
+	# shellcheck disable=SC2086
+	[ -z "${GUEST_LKET_B:-}" ] ||
+		build_module "lketb_$tag" "$lket" $GUEST_LKET_B > /dev/null
+	for m in lket floor lketb; do
+		[ $m != lketb ] || [ -n "${GUEST_LKET_B:-}" ] || continue
+		var=LKET; [ $m = floor ] && var=STAP; [ $m = lketb ] && var=LKETB
 		if [ -f "$dir/${m}_$tag.ko" ]; then
 			env_modules="$env_modules --env ${var}_KO_$mode=$dir/${m}_$tag.ko"
 		else

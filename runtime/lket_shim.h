@@ -11,47 +11,46 @@
  * A record is written by one probe handler, on one CPU, with preemption
  * disabled (SystemTap holds the per-CPU probe context):
  *
- *	lket_record_reserve()	flush the CPU's print buffer if it holds
- *				anything (metadata records: if it lacks
- *				room for the largest), then reserve the
- *				record head and the hook's fields, which
- *				the generated writer fills in
+ *	lket_record_reserve()	reserve the record head and the hook's
+ *				fields, which the generated writer fills in
  *	user fields		printf() in the user's probe body
- *	lket_record_end()	total_size = bytes so far; with the
- *				patched runtime (LKET_FRAMES), append the
- *				record to this CPU's open frame
+ *	lket_record_end()	total_size = the record's bytes with what
+ *				the probe body printed
  *
  * (With -D ASCII_TRACE the writer uses lket_ascii_record_begin() and a
  * printf of the fields as text instead.)
  *
- * The print buffer is only a staging area: the record, head, fields and
- * what the probe body appended, is reserved in the relay sub-buffer once,
- * when it is complete, at the end of the frame open on this CPU
- * (_stp_frame_reserve() of tools/stap-runtime-patches/
- * 30-per-cpu-frames.patch), and the handler's own flush then finds
- * nothing to do.  No lock and no atomic operation on memory shared with
- * other CPUs is on that path: a probe handler holds the runtime context,
- * so nothing else prints on this CPU, and interrupts are off.  A frame
- * holds a sub-buffer's worth of records, so stapio's reads and writes
- * are per frame, not per record.  Each frame starts with a packet record
- * (group 0): the records this CPU dropped since its previous frame,
- * because the transport was full (also counted in lket_nr_dropped and
- * reported when tracing stops), so lket-b2a names the CPU, the number and
- * the times between which records were lost.  A runtime without the
- * patch gets the print lock and SystemTap's flush of every record at the
- * end of its handler, as before.
+ * With the patched runtime (LKET_FRAMES, tools/stap-runtime-patches/
+ * 30-per-cpu-frames.patch), the head and fields are written in place, at
+ * the end of the frame open in this CPU's relay sub-buffer
+ * (_stp_frame_reserve()); what the probe body prints collects in the
+ * print buffer and is appended behind them when the record ends (moving
+ * the record to the next sub-buffer if this one cannot take both), so the
+ * handler's own flush finds nothing to do.  No lock and no atomic
+ * operation on memory shared with other CPUs is on that path: a probe
+ * handler holds the runtime context, so nothing else writes on this CPU,
+ * and interrupts are off.  A frame holds a sub-buffer's worth of records,
+ * so stapio's reads and writes are per frame, not per record.  Each frame
+ * starts with a packet record (group 0): the records this CPU dropped
+ * since its previous frame, because the transport was full (also counted
+ * in lket_nr_dropped and reported when tracing stops), so lket-b2a names
+ * the CPU, the number and the times between which records were lost.
  *
- * Because the head sits at offset 0 of the print buffer, it can be patched
- * in place until the buffer is flushed.  SystemTap flushes when a printf()
- * does not fit in what is left of the buffer (and, unpatched, at the end
- * of every probe handler).  A record therefore MUST fit in the print buffer
- * (STP_BUFFER_SIZE, 8192 bytes): if the user's probe body printf()s more
- * than that, the buffer is flushed with the head still unfinished, the
- * record is split and lket_record_end() finds its head gone; it counts
- * that (lket_nr_split, reported when tracing stops) instead of patching
- * bytes that are no longer there.  The unfinished head was sent with
- * total_size == sys_size, so a reader treats the user fields as garbage
- * between records and resynchronises.
+ * A runtime without the patch gets the print lock and SystemTap's flush
+ * of every record at the end of its handler, as before: the record is
+ * staged in the print buffer, where its head sits at offset 0 (the
+ * reserve flushes whatever the buffer held) and is patched in place until
+ * the buffer is flushed.
+ *
+ * Either way SystemTap flushes the print buffer when a printf() does not
+ * fit in what is left of it.  A record with its user data therefore MUST
+ * fit in the print buffer (STP_BUFFER_SIZE, 8192 bytes): if the user's
+ * probe body printf()s more than that, the buffer is flushed with the
+ * record unfinished, the record is split and lket_record_end() finds it
+ * gone; it counts that (lket_nr_split, reported when tracing stops)
+ * instead of patching bytes that are no longer there.  The unfinished
+ * head was sent with total_size == sys_size, so a reader treats the user
+ * fields as garbage between records and resynchronises.
  *
  * Everything here runs in probe context: no sleeping, no allocation, and
  * bounded work (process_snapshot() is capped at LKET_SNAPSHOT_MAX tasks).
@@ -64,6 +63,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/trace_clock.h>
 #include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -88,6 +88,13 @@
 #ifdef LKET_CLOCK_MONO
 /* stap -D LKET_CLOCK_MONO: CLOCK_MONOTONIC, steered by NTP */
 #define LKET_CLOCK_NAME		"mono"
+#elif defined(LKET_CLOCK_SCHED)
+/*
+ * stap -D LKET_CLOCK_SCHED: sched_clock() as ftrace's default clock
+ * reads it (trace_clock_local()): no correction across CPUs where the
+ * TSC is not stable
+ */
+#define LKET_CLOCK_NAME		"sched"
 #else
 #define LKET_CLOCK_NAME		"local"
 #endif
@@ -114,12 +121,20 @@
 #error "STP_BUFFER_SIZE is larger than an LKET record can be"
 #endif
 
-/* The record being written on a CPU, to recognise its head in the buffer. */
+/*
+ * The record being written on a CPU: to recognise its head in the print
+ * buffer, or (LKET_FRAMES) to find it in its frame and what the probe body
+ * printed after it.
+ */
 struct lket_open_record {
-	struct lket_record_head *head;	/* in the print buffer */
+	struct lket_record_head *head;	/* print buffer; frame; NULL: dropped */
 	u64 timestamp;
 	u64 id;
 	bool open;		/* begun, not yet ended */
+#if LKET_FRAMES
+	char *user;		/* where the print buffer's user data starts */
+	size_t size;		/* head and fields, in the frame */
+#endif
 };
 
 static DEFINE_PER_CPU(struct lket_open_record, lket_open_record);
@@ -172,6 +187,8 @@ static inline u64 lket_clock_ns(void)
 {
 #ifdef LKET_CLOCK_MONO
 	return ktime_get_mono_fast_ns();
+#elif defined(LKET_CLOCK_SCHED)
+	return trace_clock_local();
 #else
 	return local_clock();
 #endif
@@ -322,26 +339,103 @@ static void lket_packet_write(char *p, u64 ns)
 	this_cpu_write(lket_nr_discarded, 0);
 }
 
+static void lket_count_dropped(void)
+{
+	this_cpu_inc(lket_nr_dropped);
+	this_cpu_inc(lket_nr_discarded);
+}
+
 /*
- * The record at the start of the print buffer, len bytes, appended to
- * this CPU's open frame (a new frame starts with a packet record); the
- * print buffer is then empty.  When the transport is full the record is
- * dropped and counted.  Interrupts are off.
+ * Room for size bytes at the end of this CPU's open frame (a new frame
+ * starts with a packet record stamped ns); NULL, counted, when the
+ * transport is full.  Interrupts are off.
  */
-static void lket_frame_append(const struct lket_record_head *rec, size_t len)
+static char *lket_frame_reserve(size_t size, u64 ns)
 {
 	void *packet;
-	char *p = _stp_frame_reserve(len, LKET_PACKET_SIZE, &packet);
+	char *p = _stp_frame_reserve(size, LKET_PACKET_SIZE, &packet);
 
-	if (p) {
-		if (packet)
-			lket_packet_write(packet, rec->timestamp);
-		memcpy(p, rec, len);
-	} else {
-		this_cpu_inc(lket_nr_dropped);
-		this_cpu_inc(lket_nr_discarded);
+	if (!p) {
+		lket_count_dropped();
+		return NULL;
 	}
-	_stp_unreserve_bytes(len);
+	if (packet)
+		lket_packet_write(packet, ns);
+	return p;
+}
+
+/*
+ * What the probe body printed after this CPU's record (user_len bytes at
+ * rec->user in the print buffer), appended to it in its frame.  The
+ * record is the last thing in the frame (nothing else writes frames on
+ * this CPU while a handler runs); when the frame cannot take the user
+ * data, the record is given back and written again, with it, at the start
+ * of the next sub-buffer: the old copy is still intact, since the reader
+ * only ever sees that sub-buffer's closed frame, and relay reuses a
+ * sub-buffer only after it has gone round all the others.
+ */
+static void lket_frame_user_data(struct lket_open_record *rec, size_t user_len,
+				 size_t room)
+{
+	struct lket_record_head *old = rec->head;
+	size_t size = rec->size + user_len;
+	char *tail = (char *)old + rec->size;
+	void *packet;
+	char *p;
+
+	if (size > LKET_RECORD_MAX) {
+		atomic_inc(&lket_nr_split);
+	} else if (user_len <= room) {
+		/* the open frame takes it: right behind the record */
+		p = _stp_frame_reserve(user_len, LKET_PACKET_SIZE, &packet);
+		if (!WARN_ON_ONCE(p != tail || packet)) {
+			memcpy(p, rec->user, user_len);
+			old->total_size = size;
+		}
+	} else {
+		_stp_frame_unreserve(rec->size);
+		p = lket_frame_reserve(size, rec->timestamp);
+		if (p) {
+			memcpy(p, old, rec->size);
+			memcpy(p + rec->size, rec->user, user_len);
+			((struct lket_record_head *)p)->total_size = size;
+		}
+	}
+	_stp_unreserve_bytes(user_len);
+}
+
+/*
+ * Close the record open on this CPU (LKET_FRAMES): it is in its frame
+ * already, total_size counting the hook's fields; what the probe body
+ * printed since is appended to it.  A record dropped because the
+ * transport was full takes what the body printed with it.
+ */
+static void lket_frame_record_end(struct lket_open_record *rec)
+{
+	size_t user_len = 0, room;
+	unsigned long flags;
+	char *end;
+
+	local_irq_save(flags);
+	end = _stp_reserve_bytes(1);
+	if (end) {
+		_stp_unreserve_bytes(1);
+		if (end > rec->user)
+			user_len = end - rec->user;
+	}
+	if (!rec->head) {
+		if (user_len)
+			_stp_unreserve_bytes(user_len);
+	} else if (_stp_frame_tail(&room) != (char *)rec->head + rec->size) {
+		/*
+		 * A flush of the print buffer closed the frame: the probe body
+		 * printed more than the buffer holds
+		 */
+		atomic_inc(&lket_nr_split);
+	} else if (user_len) {
+		lket_frame_user_data(rec, user_len, room);
+	}
+	local_irq_restore(flags);
 }
 #endif
 
@@ -364,6 +458,10 @@ static void lket_record_end(void)
 		_stp_print("\n");
 		return;
 	}
+#if LKET_FRAMES
+	lket_frame_record_end(rec);
+	return;
+#endif
 	/*
 	 * No print lock here, which would cost atomic operations on
 	 * SystemTap's global counters per record: the record was opened on
@@ -375,9 +473,6 @@ static void lket_record_end(void)
 	head = lket_open_head(rec, &len);
 	if (head) {
 		head->total_size = len;
-#if LKET_FRAMES
-		lket_frame_append(head, len);
-#endif
 	} else {
 		atomic_inc(&lket_nr_split);
 	}
@@ -419,6 +514,17 @@ static void lket_ascii_record_begin(unsigned int group, unsigned int hook)
  * largest (reserving it flushes only when it is not there).  A record left open (a "next" or an error
  * in a probe body skipped its _lket_record_end()) is closed first.
  */
+static void lket_head_fill(struct lket_record_head *head, size_t size,
+			   u64 ns, unsigned int group, unsigned int hook)
+{
+	head->magic = LKET_RECORD_MAGIC;
+	head->total_size = size;
+	head->sys_size = size;
+	head->flags = 0;
+	head->timestamp = ns;
+	head->id = LKET_ID(current->pid, group, hook, raw_smp_processor_id());
+}
+
 static char *lket_record_reserve(unsigned int group, unsigned int hook,
 				 size_t body, unsigned long *flags)
 {
@@ -434,6 +540,27 @@ static char *lket_record_reserve(unsigned int group, unsigned int hook,
 	}
 	if (!lket_print_lock(flags))
 		return NULL;
+#if LKET_FRAMES
+	/*
+	 * Straight into the frame; what the probe body prints goes to the
+	 * print buffer, from rec->user on, until lket_record_end().
+	 */
+	rec->user = _stp_reserve_bytes(1);
+	if (!rec->user) {
+		lket_print_unlock(flags);
+		return NULL;
+	}
+	_stp_unreserve_bytes(1);
+	head = (struct lket_record_head *)lket_frame_reserve(size, ns);
+	rec->size = size;
+	rec->head = head;
+	rec->timestamp = ns;
+	rec->open = true;
+	if (!head) {
+		lket_print_unlock(flags);
+		return NULL;
+	}
+#else
 	if (group != 0) {
 		head = _stp_reserve_bytes(STP_BUFFER_SIZE);
 		if (head && size < STP_BUFFER_SIZE)
@@ -447,16 +574,12 @@ static char *lket_record_reserve(unsigned int group, unsigned int hook,
 		lket_print_unlock(flags);
 		return NULL;
 	}
-	head->magic = LKET_RECORD_MAGIC;
-	head->total_size = size;
-	head->sys_size = size;
-	head->flags = 0;
-	head->timestamp = ns;
-	head->id = LKET_ID(current->pid, group, hook, raw_smp_processor_id());
 	rec->head = head;
 	rec->timestamp = ns;
-	rec->id = head->id;
 	rec->open = true;
+#endif
+	lket_head_fill(head, size, ns, group, hook);
+	rec->id = head->id;
 	return (char *)(head + 1);
 }
 
@@ -510,14 +633,8 @@ static void lket_snapshot_task(struct task_struct *t)
 		p = _stp_reserve_bytes(size);
 		if (p) {
 			head = (struct lket_record_head *)p;
-			head->magic = LKET_RECORD_MAGIC;
-			head->total_size = size;
-			head->sys_size = size;
-			head->flags = 0;
-			head->timestamp = ns;
-			head->id = LKET_ID(current->pid, LKET_GROUP_PROCESS,
-					   LKET_HOOK_PROCESS_SNAPSHOT,
-					   raw_smp_processor_id());
+			lket_head_fill(head, size, ns, LKET_GROUP_PROCESS,
+				       LKET_HOOK_PROCESS_SNAPSHOT);
 			memcpy(p + sizeof(*head), f, sizeof(f));
 			memcpy(p + sizeof(*head) + sizeof(f), comm, len);
 		}

@@ -43,6 +43,24 @@ STP
 lket_stap -p4 -m lket_g_userdata userdata.stp >stap-userdata.out 2>&1 ||
 	{ cat stap-userdata.out >&2; fail "cannot build the user-data module"; }
 mods="$mods userdata"
+# User data on every syscall.entry of a workload that makes 20000 more
+# calls: records with what the probe body appended fill sub-buffers, and
+# some must move to the next one whole.
+cat >uservol.stp <<'STP'
+probe register_event
+{
+	register_user_event(GROUP_SYSCALL, HOOKID_SYSCALL_ENTRY,
+			    "INT32:STRING", "caller:pad")
+}
+probe addevent.syscall.entry
+{
+	printf("%4b%0s", tid(), "0123456789abcdef0123456789abcdef01234567")
+}
+probe addevent.process {}
+STP
+lket_stap -p4 -m lket_g_uservol uservol.stp >stap-uservol.out 2>&1 ||
+	{ cat stap-uservol.out >&2; fail "cannot build the user-data volume module"; }
+mods="$mods uservol"
 lket_stap -D ASCII_TRACE -p4 -m lket_g_ascii -e 'probe addevent.process {}' \
 	>stap-ascii.out 2>&1 ||
 	{ cat stap-ascii.out >&2; fail "cannot build the text-trace module"; }
@@ -87,6 +105,10 @@ for m in $mods; do
 	fi
 	w=$(sed -n 's/^workload: pid \([0-9]*\) .*/\1/p' "$res/$m.stdout")
 	[ -n "$w" ] || { echo "$name: $m: workload did not run" >&2; status=1; continue; }
+	if grep 'LKET:' "$res/$m.stderr" >&2; then
+		echo "$name: $m: the module warned" >&2
+		status=1
+	fi
 	c=$(cat "$res/$m.consumer")
 	# Nothing of the consumer (stapio), but the snapshot's own records.
 	if awk -v c="$c" '$6 != "process.snapshot" && ($3 == c || $4 == c)' "$m.out" | grep -q .; then
@@ -107,6 +129,14 @@ for m in $mods; do
 		check "$m" "the fork" "$W process\.fork new_tid=$kid new_pid=$kid ppid=$w"
 		[ "$m" = process ] && check "$m" "the child's execve" " $kid $kid [^ ]+ process\.execve pid=$kid new_process_name=\"[^\"]*/workload\""
 		[ "$m" = userdata ] && check "$m" "user data" "$W process\.fork new_tid=$kid new_pid=$kid ppid=$w prio=120 parent_comm=\"[^\"]*\""
+		;;
+	uservol)
+		pad='pad="0123456789abcdef0123456789abcdef01234567"'
+		check "$m" "user data on every getppid" "$W syscall\.entry syscall_name=\"getppid\" caller=$w $pad\$" 20000
+		if grep ' syscall\.entry ' "$m.out" | grep -v " $pad\$" | grep -q .; then
+			echo "$name: $m: a syscall.entry record without its user data" >&2
+			status=1
+		fi
 		;;
 	signal)
 		# signal.flush: only kernel threads reach flush_signals() on

@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #define NPAGES 16
+/* getppid() calls of the uservol run (tests/tapset/guest.sh) */
+#define NVOLUME 20000
 
 static volatile sig_atomic_t nr_usr1;
 
@@ -120,5 +122,10 @@ int main(int argc, char **argv)
 		mem[i * 4096] = 1;
 	printf("workload: pid %d pages %p\n", (int)pid, (void *)mem);
 	munmap(mem, NPAGES * 4096);
+
+	/* uservol: enough records with user data to fill many sub-buffers */
+	if (!strcmp(argv[1], "uservol"))
+		for (i = 0; i < NVOLUME; i++)
+			syscall(SYS_getppid);
 	return 0;
 }

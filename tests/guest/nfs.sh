@@ -142,10 +142,13 @@ rc=0
 [ $rc = 0 ] || { tail -n 40 guest.out >&2; cat "$res/job.log" >&2 2>/dev/null; fail "guest job failed (status $rc)"; }
 if grep -E 'failed' "$res/job.log" >&2; then fail "guest setup or workload failed (see $res/job.log)"; fi
 
-# ---- reclaim boot: 1 GiB, dirty limits high so that the dirty pages
-# stay, nfs_congestion_kb tiny so that the flusher leaves most of them to
-# page reclaim, and kswapd woken early (watermark_scale_factor); the
+# ---- reclaim boot: 1 GiB, dirty limits above the memory (in bytes:
+# ratios shrink with the memory left as anonymous memory grows, and the
+# flusher then starts writing) so that the flusher leaves the dirty pages
+# to page reclaim, and kswapd woken early (watermark_scale_factor); the
 # classic LRU (Debian's 6.1 leaves MGLRU off, which never writes pages).
+# nfs_writepage() refuses reclaim's writes while the mount has more than
+# nfs_congestion_kb in flight: with no flusher writing, it has none.
 cat >job-reclaim.sh <<JOB
 set -u
 W='$work'; R='$resr'
@@ -166,8 +169,7 @@ rpc.mountd || echo "rpc.mountd failed"
 rpc.nfsd 2 || echo "rpc.nfsd failed"
 mount -t nfs -o vers=3,nolock,proto=tcp 127.0.0.1:/srv/r /mnt/r || echo "mount reclaim failed"
 [ -w /sys/kernel/mm/lru_gen/enabled ] && echo 0 >/sys/kernel/mm/lru_gen/enabled
-echo 4 >/proc/sys/fs/nfs/nfs_congestion_kb
-sysctl -q -w vm.dirty_ratio=90 vm.dirty_background_ratio=80 \
+sysctl -q -w vm.dirty_bytes=8589934592 vm.dirty_background_bytes=6442450944 \
 	vm.dirty_expire_centisecs=360000 vm.dirty_writeback_centisecs=0 \
 	vm.watermark_scale_factor=1000 || echo "sysctl failed"
 echo "step reclaim"

@@ -9,8 +9,8 @@
  * it), then takes anonymous memory 8 MiB at a time until the mount's
  * vfswritepage counter (/proc/self/mountstats) moves or ANON_MAX_MIB is
  * reached; then frees it and closes FILE.  The guest sets the dirty
- * limits high and nfs_congestion_kb low beforehand, so the flusher
- * leaves most pages dirty and page reclaim finds them.
+ * limits above its memory beforehand, so the flusher leaves the pages
+ * dirty and page reclaim finds them.
  *
  * kswapd writes a dirty file page only on its second pass over it, and
  * only when the pages it finds are all dirty: it may take several rounds.
@@ -35,7 +35,7 @@
 
 #define MIB (1024L * 1024L)
 #define ANON_STEP_MIB 8
-#define FLOOR_MIB 64
+#define FLOOR_MIB 128
 #define ROUNDS 12
 #define WAIT_TENTHS 20
 #define GIVE_BACK_STEPS 4
@@ -167,6 +167,8 @@ int main(int argc, char **argv)
 			chunks[i] = NULL;
 			break;
 		}
+		/* small pages: no compaction for huge ones under pressure */
+		madvise(chunks[i], ANON_STEP_MIB * MIB, MADV_NOHUGEPAGE);
 		memset(chunks[i], 1, ANON_STEP_MIB * MIB);
 		anon += ANON_STEP_MIB;
 		/* slowly, so that kswapd rather than the allocator reclaims */

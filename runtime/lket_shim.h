@@ -63,7 +63,6 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
-#include <linux/trace_clock.h>
 #include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -88,13 +87,6 @@
 #ifdef LKET_CLOCK_MONO
 /* stap -D LKET_CLOCK_MONO: CLOCK_MONOTONIC, steered by NTP */
 #define LKET_CLOCK_NAME		"mono"
-#elif defined(LKET_CLOCK_SCHED)
-/*
- * stap -D LKET_CLOCK_SCHED: sched_clock() as ftrace's default clock
- * reads it (trace_clock_local()): no correction across CPUs where the
- * TSC is not stable
- */
-#define LKET_CLOCK_NAME		"sched"
 #else
 #define LKET_CLOCK_NAME		"local"
 #endif
@@ -187,8 +179,6 @@ static inline u64 lket_clock_ns(void)
 {
 #ifdef LKET_CLOCK_MONO
 	return ktime_get_mono_fast_ns();
-#elif defined(LKET_CLOCK_SCHED)
-	return trace_clock_local();
 #else
 	return local_clock();
 #endif

@@ -12,7 +12,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
-# stap searches its own tapset folder and every folder below it.
+# lket-stap gives it with -I: stap 4.8 does not search the folders below
+# its own tapset folder (but linux/ and the architecture's).
 TAPSETDIR = $(PREFIX)/share/systemtap/tapset/lket
 RUNTIMEDIR = $(PREFIX)/share/lket/runtime
 # SystemTap runtime fixes, applied by lket-buildenv to a copy of the runtime

@@ -36,8 +36,8 @@ B2A_HEADERS = $(wildcard b2a/*.h) runtime/lket_format.h runtime/lket_events.def
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
-GENERATED = tapset/lket_catalogue.stp $(BUILD)/man/lket.5 \
-	    $(BUILD)/man/lket-b2a.1
+GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
+	    $(BUILD)/man/lket.5 $(BUILD)/man/lket-b2a.1
 
 .PHONY: all check check-unit check-golden check-db check-fuzz check-catalogue \
 	check-tapset check-guest bench demo install clean
@@ -73,6 +73,13 @@ $(BUILD)/lket-gen: tests/gen/lket-gen.c runtime/lket_events.def runtime/lket_for
 SHIM_HEADERS = runtime/lket_format.h $(wildcard runtime/lket_shim.h)
 tapset/lket_catalogue.stp: $(BUILD)/lket-gencat $(SHIM_HEADERS)
 	$(BUILD)/lket-gencat stp $(SHIM_HEADERS) > $@.tmp && mv $@.tmp $@
+
+# The public addevent.* aliases: every hook's gate, writer call and
+# record end, and the group and entry+return pair aliases.  The group
+# tapsets (tapset/<group>.stp) hold what is hand-written: each hook's
+# __lket_<name> probe, which sets its fields, and its kernel-doc.
+tapset/lket_aliases.stp: $(BUILD)/lket-gencat
+	$(BUILD)/lket-gencat aliases > $@.tmp && mv $@.tmp $@
 
 # lket(5): man/lket.5.in with the generated hook list and each group's
 # own text (man/groups/<group>.roff, in catalogue order) spliced in.
@@ -165,4 +172,5 @@ install: all
 
 clean:
 	rm -rf $(BUILD)/b2a $(BUILD)/asan $(BUILD)/unit $(BUILD)/lket-* \
-		$(BUILD)/man $(BUILD)/golden $(BUILD)/fuzz tapset/lket_catalogue.stp
+		$(BUILD)/man $(BUILD)/golden $(BUILD)/fuzz tapset/lket_catalogue.stp \
+		tapset/lket_aliases.stp

@@ -18,6 +18,7 @@
  *
  * The catalogue itself is runtime/lket_events.def; see its header.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -348,6 +349,30 @@ static int in_list(const char *const *list, size_t n, const char *s)
 	return 0;
 }
 
+/*
+ * Print item, after ", " unless it is the first, on a new line that
+ * starts with cont (ending at column cont_col) when it would end past
+ * WRAP; the column it ends at.
+ */
+static int put_item(int col, int first, const char *item, const char *cont,
+		    int cont_col)
+{
+	int len = (int)strlen(item);
+
+	if (!first) {
+		putchar(',');
+		col++;
+		if (col + 1 + len + 1 > WRAP) {
+			printf("\n%s", cont);
+			col = cont_col;
+		} else {
+			putchar(' ');
+			col++;
+		}
+	}
+	return col + printf("%s", item);
+}
+
 /* The child of prefix that leads to name, into buf; 0 if name is not below. */
 static int child_of(const char *name, const char *prefix, char *buf)
 {
@@ -418,26 +443,16 @@ static int print_members(const char *node, const char *group, int col,
 			n++;
 	}
 	for (k = 0; k < n; k++) {
-		int len;
+		char item[NAME_MAX_LEN + 16];
 
 		if (!is_leaf(kids[k]) && !has_alias(kids[k], group)) {
 			col = print_members(kids[k], group, col, sep, opt, first);
 			continue;
 		}
-		len = (int)(strlen("addevent.") + strlen(kids[k]) + strlen(opt));
-		if (!*first) {
-			putchar(',');
-			col++;
-			if (col + 1 + len + 1 > WRAP) {
-				printf("\n%s", sep);
-				col = sep[0] == '\t' ? 8 : (int)strlen(sep);
-			} else {
-				putchar(' ');
-				col++;
-			}
-		}
+		snprintf(item, sizeof(item), "addevent.%s%s", kids[k], opt);
+		col = put_item(col, *first, item, sep,
+			       sep[0] == '\t' ? 8 : (int)strlen(sep));
 		*first = 0;
-		col += printf("addevent.%s%s", kids[k], opt);
 	}
 	return col;
 }
@@ -448,8 +463,7 @@ static void alias_doc(const char *node, const struct group *g)
 
 	if (!strcmp(node, g->name))
 		printf("\n/**\n * probe addevent.%s - %c%s\n *\n", node,
-		       g->doc[0] >= 'a' && g->doc[0] <= 'z' ?
-		       g->doc[0] - 'a' + 'A' : g->doc[0], g->doc + 1);
+		       toupper((unsigned char)g->doc[0]), g->doc + 1);
 	else
 		printf("\n/**\n * probe addevent.%s - Every addevent.%s.* hook\n *\n",
 		       node, node);
@@ -484,45 +498,21 @@ static void gen_group_alias(const char *node, const struct group *g)
  */
 static void gen_hook_alias(const struct event *e)
 {
-	char type[32], name[64];
+	char type[32], name[64], item[100];
 	int i, col;
 
-	printf("\n/* addevent.%s - Record: common_data", e->name);
-	col = (int)strlen(e->name) + 32;
+	col = printf("\n/* addevent.%s - Record: common_data", e->name) - 1;
 	for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
-		int len;
-
 		token(e->fmt, i, type, sizeof(type));
-		len = (int)(strlen(name) + strlen(type) + 2);
-		if (col + 2 + len > WRAP) {
-			printf(",\n *");
-			col = 2;
-		} else {
-			putchar(',');
-			col++;
-		}
-		col += printf(" %s(%s)", name, type);
+		snprintf(item, sizeof(item), "%s(%s)", name, type);
+		col = put_item(col, 0, item, " * ", 3);
 	}
 	printf(" */\nprobe __lket_rec.%s = __lket_%s\n{\n", e->name, e->name);
 	printf("\tif (_lket_skip())\n\t\tnext\n");
 	col = printf("\t_lket_write_%s(", e->upper) + 7;
-	for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
-		const char *local = strcmp(name, "return") ? name : "retval";
-		int len = (int)strlen(local);
-
-		if (i) {
-			putchar(',');
-			col++;
-			if (col + 1 + len + 1 > WRAP) {
-				printf("\n\t\t");
-				col = 16;
-			} else {
-				putchar(' ');
-				col++;
-			}
-		}
-		col += printf("%s", local);
-	}
+	for (i = 0; token(e->names, i, name, sizeof(name)); i++)
+		col = put_item(col, !i, strcmp(name, "return") ? name : "retval",
+			       "\t\t", 16);
 	printf(")\n}\n\nprobe addevent.%s += __lket_rec.%s\n{\n"
 	       "\t_lket_record_end()\n}\n", e->name, e->name);
 }

@@ -12,7 +12,8 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
-# stap searches its own tapset folder and every folder below it.
+# lket-stap gives it with -I: stap 4.8 does not search the folders below
+# its own tapset folder (but linux/ and the architecture's).
 TAPSETDIR = $(PREFIX)/share/systemtap/tapset/lket
 RUNTIMEDIR = $(PREFIX)/share/lket/runtime
 # SystemTap runtime fixes, applied by lket-buildenv to a copy of the runtime
@@ -35,8 +36,8 @@ B2A_HEADERS = $(wildcard b2a/*.h) runtime/lket_format.h runtime/lket_ids.h \
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
-GENERATED = tapset/lket_catalogue.stp $(BUILD)/man/lket.5 \
-	    $(BUILD)/man/lket-b2a.1
+GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
+	    $(BUILD)/man/lket.5 $(BUILD)/man/lket-b2a.1
 
 .PHONY: all check check-unit check-golden check-db check-fuzz check-catalogue \
 	check-tapset check-guest bench demo install clean
@@ -78,6 +79,13 @@ $(BUILD)/lket-gen: tests/gen/lket-gen.c runtime/lket_events.def \
 SHIM_HEADERS = runtime/lket_format.h runtime/lket_ids.h runtime/lket_shim.h
 tapset/lket_catalogue.stp: $(BUILD)/lket-gencat $(SHIM_HEADERS)
 	$(BUILD)/lket-gencat stp $(SHIM_HEADERS) > $@.tmp && mv $@.tmp $@
+
+# The public addevent.* aliases: every hook's gate, writer call and
+# record end, and the group and entry+return pair aliases.  The group
+# tapsets (tapset/<group>.stp) hold what is hand-written: each hook's
+# __lket_<name> probe, which sets its fields, and its kernel-doc.
+tapset/lket_aliases.stp: $(BUILD)/lket-gencat
+	$(BUILD)/lket-gencat aliases > $@.tmp && mv $@.tmp $@
 
 # lket(5): man/lket.5.in with the generated hook list and each group's
 # own text (man/groups/<group>.roff, in catalogue order) spliced in.
@@ -159,7 +167,7 @@ install: all
 	install -m 755 tools/lket-stap tools/lket-run-traced tools/lket-buildenv \
 		$(DESTDIR)$(BINDIR)/
 	install -m 644 tools/stap-runtime-patches/*.patch $(DESTDIR)$(RTPATCHDIR)/
-	install -m 644 tapset/*.stp $(DESTDIR)$(TAPSETDIR)/
+	install -m 644 tapset/*.stp tapset/*.stpm $(DESTDIR)$(TAPSETDIR)/
 	install -m 644 runtime/*.h runtime/*.def runtime/kernel-release \
 		$(DESTDIR)$(RUNTIMEDIR)/
 	install -m 644 $(BUILD)/man/lket-b2a.1 $(DESTDIR)$(MANDIR)/man1/
@@ -167,4 +175,5 @@ install: all
 
 clean:
 	rm -rf $(BUILD)/b2a $(BUILD)/asan $(BUILD)/unit $(BUILD)/lket-* \
-		$(BUILD)/man $(BUILD)/golden $(BUILD)/fuzz tapset/lket_catalogue.stp
+		$(BUILD)/man $(BUILD)/golden $(BUILD)/fuzz tapset/lket_catalogue.stp \
+		tapset/lket_aliases.stp

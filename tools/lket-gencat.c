@@ -7,6 +7,9 @@
  *				block, GROUP_ and HOOKID_ globals, the
  *				register_sys_event() calls and one record
  *				writer per event
+ *   lket-gencat aliases	tapset/lket_aliases.stp: the public addevent.*
+ *				aliases of every hook, group and entry+return
+ *				pair, with the records' skip gate and writer
  *   lket-gencat man		the hook list of man/lket.5 (roff)
  *   lket-gencat probes		every public probe, one per line
  *   lket-gencat groups		every group's name, in ID order
@@ -15,6 +18,7 @@
  *
  * The catalogue itself is runtime/lket_events.def; see its header.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,6 +347,257 @@ static int gen_fields(void)
 	return 0;
 }
 
+/* ---- lket-gencat aliases: tapset/lket_aliases.stp ---- */
+
+/*
+ * The group and pair aliases are those of 2006's tapsets, which the
+ * catalogue alone does not fix: these groups had no entry+return pair
+ * aliases (addevent.nfs.fop.open), and these took every member of the
+ * group alias as optional, so that a hook whose probe points the kernel
+ * lacks (iosyscall.llseek on x86-64) leaves the group working.
+ */
+static const char *const flat_groups[] = { "sunrpc", "nfs", "nfsd" };
+static const char *const optional_groups[] = { "iosyscall", "aio", "scsi" };
+
+#define NAME_MAX_LEN 128
+#define WRAP 79
+
+static int in_list(const char *const *list, size_t n, const char *s)
+{
+	while (n--)
+		if (!strcmp(list[n], s))
+			return 1;
+	return 0;
+}
+
+/*
+ * Print item, after ", " unless it is the first, on a new line that
+ * starts with cont (ending at column cont_col) when it would end past
+ * WRAP; the column it ends at.
+ */
+static int put_item(int col, int first, const char *item, const char *cont,
+		    int cont_col)
+{
+	int len = (int)strlen(item);
+
+	if (!first) {
+		putchar(',');
+		col++;
+		if (col + 1 + len + 1 > WRAP) {
+			printf("\n%s", cont);
+			col = cont_col;
+		} else {
+			putchar(' ');
+			col++;
+		}
+	}
+	return col + printf("%s", item);
+}
+
+/* The child of prefix that leads to name, into buf; 0 if name is not below. */
+static int child_of(const char *name, const char *prefix, char *buf)
+{
+	size_t len = strlen(prefix);
+	const char *end;
+
+	if (strncmp(name, prefix, len) || name[len] != '.')
+		return 0;
+	end = strchr(name + len + 1, '.');
+	len = end ? (size_t)(end - name) : strlen(name);
+	if (len >= NAME_MAX_LEN) {
+		fprintf(stderr, "lket-gencat: name too long: %s\n", name);
+		exit(1);
+	}
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	return 1;
+}
+
+static int is_leaf(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(events); i++)
+		if (events[i].kind == PROBE && !strcmp(events[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* Whether prefix has a child with children of its own (nfs.fop). */
+static int has_subnode(const char *prefix)
+{
+	char c[NAME_MAX_LEN];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(events); i++)
+		if (events[i].kind == PROBE &&
+		    child_of(events[i].name, prefix, c) &&
+		    strcmp(c, events[i].name))
+			return 1;
+	return 0;
+}
+
+/* Whether a node (a proper prefix of some hook) has an alias. */
+static int has_alias(const char *node, const char *group)
+{
+	return !strcmp(node, group) || has_subnode(node) ||
+	       !in_list(flat_groups, ARRAY_SIZE(flat_groups), group);
+}
+
+/*
+ * Print the members of node's alias, in catalogue order: each child that
+ * is a hook or has an alias itself, else that child's own members.
+ */
+static int print_members(const char *node, const char *group, int col,
+			 const char *sep, const char *opt, int *first)
+{
+	char kids[ARRAY_SIZE(events)][NAME_MAX_LEN];
+	size_t i, k, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(events); i++) {
+		if (events[i].kind != PROBE ||
+		    !child_of(events[i].name, node, kids[n]))
+			continue;
+		for (k = 0; k < n && strcmp(kids[k], kids[n]); k++)
+			;
+		if (k == n)
+			n++;
+	}
+	for (k = 0; k < n; k++) {
+		char item[NAME_MAX_LEN + 16];
+
+		if (!is_leaf(kids[k]) && !has_alias(kids[k], group)) {
+			col = print_members(kids[k], group, col, sep, opt, first);
+			continue;
+		}
+		snprintf(item, sizeof(item), "addevent.%s%s", kids[k], opt);
+		col = put_item(col, *first, item, sep,
+			       sep[0] == '\t' ? 8 : (int)strlen(sep));
+		*first = 0;
+	}
+	return col;
+}
+
+static void alias_doc(const char *node, const struct group *g)
+{
+	int first = 1;
+
+	if (!strcmp(node, g->name))
+		printf("\n/**\n * probe addevent.%s - %c%s\n *\n", node,
+		       toupper((unsigned char)g->doc[0]), g->doc + 1);
+	else
+		printf("\n/**\n * probe addevent.%s - Every addevent.%s.* hook\n *\n",
+		       node, node);
+	printf(" * Description: ");
+	print_members(node, g->name, 16, " * ", "", &first);
+	printf(".");
+	if (!strcmp(node, g->name) &&
+	    in_list(optional_groups, ARRAY_SIZE(optional_groups), g->name))
+		printf("\n * A member whose probe points this kernel lacks is left out.");
+	printf("\n */\n");
+}
+
+static void gen_group_alias(const char *node, const struct group *g)
+{
+	int first = 1;
+	const char *opt = "";
+
+	if (!strcmp(node, g->name) &&
+	    in_list(optional_groups, ARRAY_SIZE(optional_groups), g->name))
+		opt = " ?";
+	alias_doc(node, g);
+	printf("probe addevent.%s =\n\t", node);
+	print_members(node, g->name, 8, "\t", opt, &first);
+	printf("\n{\n}\n");
+}
+
+/*
+ * A hook's public alias, in two steps: the hand-written __lket_<name>
+ * has set one local per field; the gate and the writer open the record
+ * before the user's probe body, the public alias closes it after (so
+ * that user-appended data lands in the record).
+ */
+static void gen_hook_alias(const struct event *e)
+{
+	char type[32], name[64], item[100];
+	int i, col;
+
+	col = printf("\n/* addevent.%s - Record: common_data", e->name) - 1;
+	for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
+		token(e->fmt, i, type, sizeof(type));
+		snprintf(item, sizeof(item), "%s(%s)", name, type);
+		col = put_item(col, 0, item, " * ", 3);
+	}
+	printf(" */\nprobe __lket_rec.%s = __lket_%s\n{\n", e->name, e->name);
+	printf("\tif (_lket_skip())\n\t\tnext\n");
+	col = printf("\t_lket_write_%s(", e->upper) + 7;
+	for (i = 0; token(e->names, i, name, sizeof(name)); i++)
+		col = put_item(col, !i, strcmp(name, "return") ? name : "retval",
+			       "\t\t", 16);
+	printf(")\n}\n\nprobe addevent.%s += __lket_rec.%s\n{\n"
+	       "\t_lket_record_end()\n}\n", e->name, e->name);
+}
+
+static int gen_aliases(void)
+{
+	char nodes[ARRAY_SIZE(events)][NAME_MAX_LEN];
+	size_t g, i, k, n;
+
+	printf("/* Generated by tools/lket-gencat from runtime/lket_events.def: do not edit. */\n");
+	printf("\n/*\n"
+	       " * The public addevent.* probe aliases.  Each hook's probe\n"
+	       " * __lket_<name>, hand-written in tapset/<group>.stp, sets one local\n"
+	       " * per record field, named after the field (\"return\" is retval);\n"
+	       " * here the record is written from them, unless the hooks are off\n"
+	       " * (_lket_skip()), and closed after the user's probe body.  The kernel-doc\n"
+	       " * of the hooks is next to their __lket_<name> probes.\n"
+	       " */\n");
+	for (g = 0; g < ARRAY_SIZE(groups); g++) {
+		const struct group *gr = &groups[g];
+
+		n = 0;
+		for (i = 0; i < ARRAY_SIZE(events); i++) {
+			const char *p = events[i].name;
+
+			if (events[i].group != gr->id || events[i].kind != PROBE)
+				continue;
+			/* the group's own alias, unless the group is one hook
+			 * (pagefault) */
+			if (!n && strcmp(p, gr->name))
+				strcpy(nodes[n++], gr->name);
+			if (!n)
+				continue;
+			/* every proper prefix below the group's */
+			for (p = strchr(p + strlen(gr->name) + 1, '.'); p;
+			     p = strchr(p + 1, '.')) {
+				size_t len = (size_t)(p - events[i].name);
+
+				for (k = 0; k < n; k++)
+					if (strlen(nodes[k]) == len &&
+					    !strncmp(nodes[k], events[i].name, len))
+						break;
+				if (k == n) {
+					memcpy(nodes[n], events[i].name, len);
+					nodes[n++][len] = '\0';
+				}
+			}
+		}
+		for (i = 0; i < ARRAY_SIZE(events); i++)
+			if (events[i].group == gr->id && events[i].kind == PROBE)
+				break;
+		if (i == ARRAY_SIZE(events))
+			continue;
+		printf("\n/* ---- %d: %s ---- */\n", gr->id, gr->name);
+		for (k = 0; k < n; k++)
+			if (has_alias(nodes[k], gr->name))
+				gen_group_alias(nodes[k], gr);
+		for (i = 0; i < ARRAY_SIZE(events); i++)
+			if (events[i].group == gr->id && events[i].kind == PROBE)
+				gen_hook_alias(&events[i]);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "stp"))
@@ -355,6 +610,8 @@ int main(int argc, char **argv)
 		return gen_fields();
 	if (argc == 2 && !strcmp(argv[1], "groups"))
 		return gen_groups();
-	fprintf(stderr, "usage: lket-gencat stp [FILE...] | man | probes | fields | groups\n");
+	if (argc == 2 && !strcmp(argv[1], "aliases"))
+		return gen_aliases();
+	fprintf(stderr, "usage: lket-gencat stp [FILE...] | aliases | man | probes | fields | groups\n");
 	return 2;
 }

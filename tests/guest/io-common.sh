@@ -40,7 +40,8 @@ stapopts=$("$top/tools/lket-buildenv" --release "$rel" --builddir "$builddir") |
 	{ echo "$group: lket-buildenv failed" >&2; exit 1; }
 
 # The catalogue and lket-b2a must be current.
-make -s -C "$top" tapset/lket_catalogue.stp build/lket-b2a >/dev/null ||
+make -s -C "$top" tapset/lket_catalogue.stp tapset/lket_aliases.stp \
+	build/lket-b2a >/dev/null ||
 	{ echo "$group: make failed" >&2; exit 1; }
 
 # build_module NAME SCRIPT: compile SCRIPT into $work/NAME.ko for the guest.

@@ -22,7 +22,9 @@ lket_stap() { "$top/tools/lket-stap" "$@"; }
 
 # The generated pieces the tapsets need.
 [ -x "$build/lket-gencat" ] || fail "$build/lket-gencat missing: run make"
-[ -f "$top/tapset/lket_catalogue.stp" ] || fail "tapset/lket_catalogue.stp missing: run make"
+for f in lket_catalogue.stp lket_aliases.stp; do
+	[ -f "$top/tapset/$f" ] || fail "tapset/$f missing: run make"
+done
 
 # The groups implemented so far: those with a tapset/<group>.stp.
 lket_groups() {

@@ -133,6 +133,9 @@ umount /mnt/v3 || echo "umount v3 failed"
 umount /mnt/v4 || echo "umount v4 failed"
 rpc.nfsd 0
 exportfs -ua
+# the nfsd threads stop, and the service is destroyed, after rpc.nfsd
+# returns: wait for them (under emulation that took more than a second)
+i=0; while [ \$i -lt 40 ] && pgrep -x nfsd >/dev/null; do sleep 0.5; i=\$((i+1)); done
 sleep 1
 kill -TERM \$sp; wait \$sp; echo "staprun status \$?"
 JOB

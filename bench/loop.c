@@ -79,29 +79,29 @@ int main(int argc, char **argv)
 	struct timespec a, b;
 	const char *tfile = NULL;
 	long n, rate = 0;
-	int fd = -1;
+	int fd = -1, opt;
 	FILE *f;
 
-	if (argc >= 2 && !strcmp(argv[1], "-r")) {
-		fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			perror("/dev/zero");
-			return 1;
+	while ((opt = getopt(argc, argv, "rp:t:")) != -1) {
+		switch (opt) {
+		case 'r':
+			fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+			if (fd < 0) {
+				perror("/dev/zero");
+				return 1;
+			}
+			break;
+		case 'p':
+			rate = atol(optarg);
+			break;
+		case 't':
+			tfile = optarg;
+			break;
+		default:
+			rate = -1;
 		}
-		argv++;
-		argc--;
 	}
-	if (argc >= 3 && !strcmp(argv[1], "-p")) {
-		rate = atol(argv[2]);
-		argv += 2;
-		argc -= 2;
-	}
-	if (argc == 4 && !strcmp(argv[1], "-t")) {
-		tfile = argv[2];
-		argv += 2;
-		argc -= 2;
-	}
-	if (argc != 2 || (n = atol(argv[1])) < 0 || rate < 0) {
+	if (optind != argc - 1 || (n = atol(argv[optind])) < 0 || rate < 0) {
 		fprintf(stderr, "usage: bench-loop [-r] [-p RATE] [-t FILE] COUNT\n");
 		return 2;
 	}

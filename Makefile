@@ -1,7 +1,7 @@
 # LKET: tapsets, runtime shim, lket-b2a, man pages and tests.
 #
 #   make            build lket-b2a, the generated tapset catalogue, man pages
-#   make check      every test: unit (plain and ASan/UBSan), golden, db, fuzz,
+#   make check      every test: unit (plain and ASan/UBSan), golden, ctf, db, fuzz,
 #                   catalogue drift, tapset builds, guest tests
 #   make bench      lket-b2a's speed and memory, side by side with its peers,
 #                   and the cost of tracing in the guest (bench/README)
@@ -39,7 +39,7 @@ UNIT_TESTS = $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
 	    $(BUILD)/man/lket.5 $(BUILD)/man/lket-b2a.1
 
-.PHONY: all check check-unit check-golden check-db check-fuzz check-catalogue \
+.PHONY: all check check-unit check-golden check-ctf check-db check-fuzz check-catalogue \
 	check-tapset check-guest bench demo install clean
 
 all: $(BUILD)/lket-b2a $(BUILD)/lket-gen $(GENERATED)
@@ -114,14 +114,18 @@ $(BUILD)/unit/%: tests/unit/%.c $(ASAN_OBJS) $(B2A_HEADERS) $(wildcard tests/uni
 # A fresh Debian 12 machine: install what is missing first (apt-get).
 check:
 	tools/install-deps all
-	$(MAKE) check-unit check-golden check-db check-fuzz check-catalogue \
-		check-tapset check-guest
+	$(MAKE) check-unit check-golden check-ctf check-db check-fuzz \
+		check-catalogue check-tapset check-guest
 
 check-unit: $(UNIT_TESTS:%=$(BUILD)/unit/%)
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
 
 check-golden: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen
 	tests/golden/run.sh $(BUILD)
+
+# --ctf read back by babeltrace2, compared with lket.out
+check-ctf: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen
+	tests/ctf/run.sh $(BUILD)
 
 # SQLite and a throwaway PostgreSQL cluster: round trips and bad cases
 check-db: $(BUILD)/lket-b2a $(BUILD)/lket-gen

@@ -45,6 +45,8 @@ static const char usage[] =
 "  -d, --db FILE  write an SQLite database (no lket.out unless -o or -f)\n"
 "      --pg CONNINFO  load into PostgreSQL (libpq connection string)\n"
 "      --schema NAME  PostgreSQL schema (default: named after the trace)\n"
+"      --ctf DIR  write a CTF 1.8 trace (babeltrace2, Trace Compass) in DIR\n"
+"                 (no lket.out unless -o or -f)\n"
 "      --replace  overwrite an existing database file or schema\n"
 "      --report FILE  latency report of entry/return pairs and requests\n"
 "      --stat     write a summary to the -o file instead of the event lines:\n"
@@ -286,7 +288,7 @@ static int expand_dir(const char *dir, char ***list, size_t *n, size_t *cap,
 /* Long options without a letter; a filter's is OPT_FILTER + its kind. */
 enum {
 	OPT_PG = 256, OPT_SCHEMA, OPT_REPLACE, OPT_REPORT, OPT_VERSION,
-	OPT_STAT, OPT_DELTA, OPT_WHERE, OPT_FILTER = 512,
+	OPT_STAT, OPT_DELTA, OPT_WHERE, OPT_CTF, OPT_FILTER = 512,
 };
 
 static const struct option long_options[] = {
@@ -311,6 +313,7 @@ static const struct option long_options[] = {
 	{ "stat", no_argument, NULL, OPT_STAT },
 	{ "delta", no_argument, NULL, OPT_DELTA },
 	{ "where", required_argument, NULL, OPT_WHERE },
+	{ "ctf", required_argument, NULL, OPT_CTF },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -440,7 +443,7 @@ struct options {
 	struct sqlite_options sqlite;
 	struct pg_options pg;
 	struct filter filter;
-	const char *out_path, *format, *report_path;
+	const char *out_path, *format, *report_path, *ctf_dir;
 	bool summary;
 	char schema[64];	/* --pg without --schema: the trace's name */
 };
@@ -513,6 +516,9 @@ static int option(struct options *o, struct reporter *rep, int opt)
 	case OPT_REPLACE:
 		o->sqlite.replace = o->pg.replace = true;
 		break;
+	case OPT_CTF:
+		o->ctf_dir = optarg;
+		break;
 	case OPT_REPORT:
 		o->report_path = optarg;
 		break;
@@ -584,7 +590,8 @@ static int parse_options(int argc, char **argv, struct options *o,
 		o->format = "text";
 	/* a database alone writes no lket.out, unless asked for */
 	if (!o->format)
-		o->format = (o->sqlite.path || o->pg.conninfo) &&
+		o->format = (o->sqlite.path || o->pg.conninfo ||
+			     o->ctf_dir) &&
 			    !o->out_path ? "none" : "text";
 	/* the default file is named after its format */
 	if (!o->out_path)
@@ -744,7 +751,7 @@ static int line_output(const struct options *o, struct output **out, int fd)
 static int make_outputs(struct options *o, const struct file_out *files,
 			struct output **out, struct result *res)
 {
-	struct output *outs[3];
+	struct output *outs[4];
 	size_t n = 0, i;
 	int ret = 0;
 
@@ -757,6 +764,11 @@ static int make_outputs(struct options *o, const struct file_out *files,
 		res->what = o->sqlite.path;
 		o->sqlite.file = files[OUT_DB].t.tmp;
 		ret = output_sqlite_new(&outs[n], &o->sqlite);
+		n += !ret;
+	}
+	if (!ret && o->ctf_dir) {
+		res->what = o->ctf_dir;
+		ret = output_ctf_new(&outs[n], o->ctf_dir);
 		n += !ret;
 	}
 	if (!ret && o->pg.conninfo) {
@@ -808,8 +820,10 @@ static void run(struct options *o, const struct inputs *in,
 		}
 		ret = convert_ex((const char *const *)in->paths, in->n, out,
 				 &rep->d, &res->stats, &copt);
-		res->no_files = ret == -ENOENT && !res->stats.files;
 		failure = ret && out->ops->error ? out->ops->error(out) : NULL;
+		/* an output's -ENOENT is its own (a missing --ctf folder) */
+		res->no_files = ret == -ENOENT && !res->stats.files &&
+				!failure;
 		snprintf(res->failure, sizeof(res->failure), "%s",
 			 failure ? failure : "");
 	}

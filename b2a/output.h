@@ -118,4 +118,8 @@ struct pg_options {
  * Connects at begin; the strings of opt must last as long as the output. */
 int output_pg_new(struct output **o, const struct pg_options *opt);
 
+/* A CTF 1.8 trace in the folder dir (made if missing): metadata and
+ * stream_N per CPU, as babeltrace2 reads them (lket-b2a(1), out_ctf.c). */
+int output_ctf_new(struct output **o, const char *dir);
+
 #endif

@@ -1,0 +1,561 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * out_ctf.c - a CTF 1.8 trace directory (lket-b2a --ctf DIR) that
+ * babeltrace2 reads: DIR/metadata (TSDL text) and one data stream file
+ * per CPU, DIR/stream_N.
+ *
+ * Streams go out packet by packet (CTF_PACKET bytes, more for an event
+ * that does not fit in one), so that memory stays flat however long the
+ * trace.  The metadata is written last, at finish, when every event class
+ * is known: one per (group, hook) seen, named as LKET names it with '.'
+ * made '_' (syscall.entry is syscall_entry), with its decoded fields.  An
+ * event whose record did not match its metadata (bytes left over, fields
+ * missing) is of another class of the same name: the fields that could
+ * be decoded, then the undecoded bytes, _raw (one class per number of
+ * fields decoded); an event without metadata is unknown_G_H, only _raw.
+ * Integers are signed, but for those LKET shows in hex (unsigned, base
+ * 16); every field name is prefixed with '_', which babeltrace2 removes,
+ * so that no name clashes with a TSDL keyword.
+ *
+ * Files stream_N left in DIR by an earlier export are removed first.
+ *
+ * Lost flushes and dropped records add to events_discarded of the CPU's
+ * stream (a running total, as CTF counts it); lost flushes of no one CPU
+ * (format version 1) count on CPU 0's.  A total that no later packet
+ * carries gets an empty packet of its own at finish.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../runtime/lket_format.h"
+#include "outbuf.h"
+#include "output.h"
+
+#define CTF_PACKET	(64u << 10)
+#define CTF_MAGIC	0xC1FC1FC1u
+/* packet header (magic, uuid, stream_id) and context (6 x 64 + 32 bits) */
+#define CTF_HEADER	(4 + 16 + 4)
+#define CTF_PREAMBLE	(CTF_HEADER + 6 * 8 + 4)
+/* event classes of events that match their metadata, by (group, hook);
+ * the others (raw) are looked for in the list */
+#define CTF_CLASSES	(256 * 256)
+
+struct ctf_stream {
+	int fd;
+	uint8_t *buf;
+	size_t len, size;	/* len: CTF_PREAMBLE + events so far */
+	uint64_t first_ts, last_ts;
+	uint64_t seq;		/* packets written */
+	uint64_t discarded;	/* running total */
+	bool pending;		/* discarded grew since the last packet */
+	bool events;		/* the packet holds events */
+};
+
+struct ctf_class {
+	const struct event_meta *meta;
+	unsigned int group, hook;
+	bool raw;
+	unsigned int nfields;	/* of the metadata's, the first ones */
+};
+
+struct ctf {
+	struct output o;
+	char *dir;
+	const struct trace_info *trace;
+	uint8_t uuid[16];
+	struct ctf_stream *streams;
+	size_t nstreams;
+	uint32_t *class_id;	/* CTF_CLASSES: id + 1, 0 none yet */
+	struct ctf_class *classes;
+	size_t nclasses, classes_cap;
+	char failure[4200];	/* what failed, for error(); "" none */
+};
+
+/* Say what failed, for error(): the path and the errno's words. */
+static int ctf_fail(struct ctf *c, const char *path, int err)
+{
+	snprintf(c->failure, sizeof(c->failure), "--ctf %s: %s", path,
+		 strerror(err));
+	return -err;
+}
+
+static const char *ctf_error(const struct output *o)
+{
+	const struct ctf *c = (const struct ctf *)o;
+
+	return c->failure[0] ? c->failure : NULL;
+}
+
+static int ctf_stream_get(struct ctf *c, unsigned int cpu,
+			  struct ctf_stream **out)
+{
+	struct ctf_stream *s;
+	char path[4096];
+	size_t i;
+
+	if (cpu >= c->nstreams) {
+		s = realloc(c->streams, (cpu + 1) * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		for (i = c->nstreams; i <= cpu; i++)
+			s[i] = (struct ctf_stream){ .fd = -1 };
+		c->streams = s;
+		c->nstreams = cpu + 1;
+	}
+	s = &c->streams[cpu];
+	if (s->fd < 0) {
+		snprintf(path, sizeof(path), "%s/stream_%u", c->dir, cpu);
+		s->buf = malloc(CTF_PACKET);
+		if (!s->buf)
+			return -ENOMEM;
+		s->size = CTF_PACKET;
+		s->len = CTF_PREAMBLE;
+		s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			     0644);
+		if (s->fd < 0)
+			return ctf_fail(c, path, errno);
+	}
+	*out = s;
+	return 0;
+}
+
+static uint8_t *put(uint8_t *p, const void *v, size_t n)
+{
+	memcpy(p, v, n);
+	return p + n;
+}
+
+static uint8_t *put64(uint8_t *p, uint64_t v)
+{
+	return put(p, &v, 8);
+}
+
+static uint8_t *put32(uint8_t *p, uint32_t v)
+{
+	return put(p, &v, 4);
+}
+
+/* Write the packet that s holds, header and context first. */
+static int ctf_packet_out(struct ctf *c, struct ctf_stream *s,
+			  unsigned int cpu)
+{
+	uint8_t *p = s->buf;
+	size_t off = 0;
+	ssize_t n;
+
+	p = put32(p, CTF_MAGIC);
+	p = put(p, c->uuid, 16);
+	p = put32(p, 0);
+	p = put64(p, s->first_ts);
+	p = put64(p, s->last_ts);
+	p = put64(p, (uint64_t)s->len * 8);
+	p = put64(p, (uint64_t)s->len * 8);
+	p = put64(p, s->seq);
+	p = put64(p, s->discarded);
+	put32(p, cpu);
+	while (off < s->len) {
+		n = write(s->fd, s->buf + off, s->len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return ctf_fail(c, c->dir, errno);
+		off += (size_t)n;
+	}
+	s->seq++;
+	s->len = CTF_PREAMBLE;
+	s->events = false;
+	s->pending = false;
+	return 0;
+}
+
+static int ctf_begin(struct output *o, const struct trace_info *trace)
+{
+	struct ctf *c = (struct ctf *)o;
+
+	c->trace = trace;
+	DIR *d;
+	struct dirent *e;
+	const char *n;
+
+	if (mkdir(c->dir, 0755) && errno != EEXIST)
+		return ctf_fail(c, c->dir, errno);
+	/* streams of an earlier export, of CPUs this trace may not have */
+	d = opendir(c->dir);
+	if (!d)
+		return ctf_fail(c, c->dir, errno);
+	while ((e = readdir(d))) {
+		n = e->d_name;
+		if (!strncmp(n, "stream_", 7) && n[7] &&
+		    strspn(n + 7, "0123456789") == strlen(n + 7))
+			unlinkat(dirfd(d), n, 0);
+	}
+	closedir(d);
+	return 0;
+}
+
+static unsigned int meta_nfields(const struct event_meta *m)
+{
+	return m ? m->sys.n + m->user.n : 0;
+}
+
+/* The class id of the event, registered when first seen. */
+static int ctf_class(struct ctf *c, const struct event *ev, bool raw,
+		     uint32_t *id)
+{
+	size_t k = ((size_t)(ev->group & 0xff) << 8) | (ev->hook & 0xff), i;
+	unsigned int nf = ev->meta ? ev->nvalues : 0;
+	struct ctf_class *bigger;
+
+	if (!raw && c->class_id[k]) {
+		*id = c->class_id[k] - 1;
+		return 0;
+	}
+	for (i = 0; raw && i < c->nclasses; i++)
+		if (c->classes[i].raw && c->classes[i].meta == ev->meta &&
+		    c->classes[i].group == (ev->group & 0xff) &&
+		    c->classes[i].hook == (ev->hook & 0xff) &&
+		    c->classes[i].nfields == nf) {
+			*id = (uint32_t)i;
+			return 0;
+		}
+	if (c->nclasses == c->classes_cap) {
+		c->classes_cap = c->classes_cap ? 2 * c->classes_cap : 64;
+		bigger = realloc(c->classes,
+				 c->classes_cap * sizeof(*bigger));
+		if (!bigger)
+			return -ENOMEM;
+		c->classes = bigger;
+	}
+	c->classes[c->nclasses] = (struct ctf_class){
+		.meta = ev->meta, .group = ev->group & 0xff,
+		.hook = ev->hook & 0xff, .raw = raw,
+		.nfields = raw ? nf : meta_nfields(ev->meta),
+	};
+	*id = (uint32_t)c->nclasses++;
+	if (!raw)
+		c->class_id[k] = *id + 1;
+	return 0;
+}
+
+static const struct field *class_field(const struct event_meta *m,
+				       unsigned int i)
+{
+	return i < m->sys.n ? &m->sys.f[i] : &m->user.f[i - m->sys.n];
+}
+
+static int ctf_event(struct output *o, const struct event *ev,
+		     const struct proc *proc)
+{
+	struct ctf *c = (struct ctf *)o;
+	unsigned int nf = meta_nfields(ev->meta), i;
+	bool raw = !ev->meta || ev->raw_len || ev->nvalues != nf;
+	struct ctf_stream *s;
+	size_t need;
+	uint32_t id;
+	uint8_t *p;
+	int ret;
+
+	ret = ctf_stream_get(c, ev->cpu, &s);
+	if (!ret)
+		ret = ctf_class(c, ev, raw, &id);
+	if (ret)
+		return ret;
+	if (raw)
+		nf = c->classes[id].nfields;
+	/* every field at most 8 bytes, strings and raw within the record */
+	need = 4 + 8 + 8 + 8 * (size_t)nf + ev->rec->size + 4 +
+	       ev->raw_len + 1;
+	if (s->len + need > s->size && s->events) {
+		ret = ctf_packet_out(c, s, ev->cpu);
+		if (ret)
+			return ret;
+	}
+	if (s->len + need > s->size) {
+		uint8_t *bigger = realloc(s->buf, s->len + need);
+
+		if (!bigger)
+			return -ENOMEM;
+		s->buf = bigger;
+		s->size = s->len + need;
+	}
+	if (!s->events)
+		s->first_ts = ev->rec->timestamp;
+	s->last_ts = ev->rec->timestamp;
+	s->events = true;
+	p = s->buf + s->len;
+	p = put32(p, id);
+	p = put64(p, ev->rec->timestamp);
+	p = put32(p, ev->tid);
+	p = put32(p, (uint32_t)(proc && proc->pid >= 0 ? proc->pid : -1));
+	for (i = 0; i < nf; i++) {
+		const struct field *f = class_field(ev->meta, i);
+		const struct value *v = i < ev->nvalues ? &ev->v[i] : NULL;
+		int64_t x = v && v->f == f ? v->i : 0;
+
+		switch (f->type) {
+		case LKET_INT8:
+			*p++ = (uint8_t)x;
+			break;
+		case LKET_INT16: {
+			uint16_t y = (uint16_t)x;
+
+			p = put(p, &y, 2);
+			break;
+		}
+		case LKET_INT32:
+			p = put32(p, (uint32_t)x);
+			break;
+		case LKET_INT64:
+			p = put64(p, (uint64_t)x);
+			break;
+		default:
+			if (v && v->f == f && v->s)
+				p = put(p, v->s, v->slen);
+			*p++ = 0;
+		}
+	}
+	if (raw) {
+		p = put32(p, ev->raw_len);
+		if (ev->raw_len)
+			p = put(p, ev->raw, ev->raw_len);
+	}
+	s->len = (size_t)(p - s->buf);
+	return 0;
+}
+
+static int ctf_lost(struct output *o, const struct seq_gap *g)
+{
+	struct ctf *c = (struct ctf *)o;
+	unsigned int cpu = g->cpu >= 0 ? (unsigned int)g->cpu : 0;
+	struct ctf_stream *s;
+	uint64_t ts = g->before_ts ? g->before_ts : g->after_ts;
+	int ret;
+
+	ret = ctf_stream_get(c, cpu, &s);
+	if (ret)
+		return ret;
+	/* the events before the gap in one packet, the total after it */
+	if (s->events) {
+		ret = ctf_packet_out(c, s, cpu);
+		if (ret)
+			return ret;
+	}
+	/* an empty packet, if no event follows, from the end of the last */
+	if (!s->seq && !s->pending)
+		s->first_ts = s->last_ts = g->after_ts;
+	else if (!s->pending)
+		s->first_ts = s->last_ts;
+	s->discarded += seq_gap_count(g);
+	s->pending = true;
+	if (ts > s->last_ts)
+		s->last_ts = ts;
+	return 0;
+}
+
+/* A TSDL identifier from name: '_' first, then what is not a letter,
+ * digit or '_' made '_'; "_" + index when empty. */
+static void ctf_ident(char *out, size_t size, const char *name)
+{
+	size_t i = 0;
+
+	out[i++] = '_';
+	for (; name && *name && i + 1 < size; name++)
+		out[i++] = (*name >= 'a' && *name <= 'z') ||
+			   (*name >= 'A' && *name <= 'Z') ||
+			   (*name >= '0' && *name <= '9') ? *name : '_';
+	out[i] = '\0';
+}
+
+static void ctf_event_name(FILE *f, const struct ctf_class *k)
+{
+	const char *n = k->meta && k->meta->named ? k->meta->name : NULL;
+
+	if (!n) {
+		n = meta_catalogue_name(k->group, k->hook);
+		if (!n) {
+			fprintf(f, "unknown_%u_%u", k->group, k->hook);
+			return;
+		}
+	}
+	for (; *n; n++)
+		fputc(*n == '.' || *n == '"' || *n == '\\' ? '_' : *n, f);
+}
+
+static void ctf_class_out(FILE *f, const struct ctf_class *k, size_t id)
+{
+	unsigned int nf = k->nfields, i, j;
+	char name[128], other[128];
+
+	fprintf(f, "event {\n\tname = \"");
+	ctf_event_name(f, k);
+	fprintf(f, "\";\n\tid = %zu;\n\tstream_id = 0;\n\tfields := struct {\n",
+		id);
+	for (i = 0; i < nf; i++) {
+		const struct field *fd = class_field(k->meta, i);
+		unsigned int dup = 0;
+
+		ctf_ident(name, sizeof(name), fd->name);
+		for (j = 0; j < i; j++) {
+			ctf_ident(other, sizeof(other),
+				  class_field(k->meta, j)->name);
+			dup += !strcmp(name, other);
+		}
+		if (dup)
+			snprintf(name + strlen(name),
+				 sizeof(name) - strlen(name), "_%u", dup);
+		if (fd->type == LKET_STRING)
+			fprintf(f, "\t\tstring %s;\n", name);
+		else
+			fprintf(f, "\t\tinteger { size = %u; align = 8; signed = %s; base = %u; } %s;\n",
+				8u * fd->type, fd->hex ? "false" : "true",
+				fd->hex ? 16u : 10u, name);
+	}
+	if (k->raw)
+		fprintf(f, "\t\tuint32_t _raw_length;\n\t\tuint8_t _raw[_raw_length];\n");
+	fprintf(f, "\t};\n};\n\n");
+}
+
+/* Write the metadata of what the output has seen to f. */
+static void ctf_metadata(struct ctf *c, FILE *f)
+{
+	const struct trace_info *t = c->trace;
+	const uint8_t *u = c->uuid;
+	int64_t off = t && t->have_header ? t->wall_offset : 0;
+	int64_t off_s = off / 1000000000, off_ns = off % 1000000000;
+	char uuid[40];
+	size_t i;
+
+	if (off_ns < 0) {
+		off_ns += 1000000000;
+		off_s--;
+	}
+	snprintf(uuid, sizeof(uuid),
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
+		 u[10], u[11], u[12], u[13], u[14], u[15]);
+	fprintf(f, "/* CTF 1.8 */\n\n"
+		"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+		"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+		"typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } := uint64_clock_monotonic_t;\n\n"
+		"trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"%s\";\n"
+		"\tbyte_order = %s;\n"
+		"\tpacket.header := struct {\n\t\tuint32_t magic;\n"
+		"\t\tuint8_t uuid[16];\n\t\tuint32_t stream_id;\n\t};\n};\n\n",
+		uuid,
+		__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? "be" : "le");
+	fprintf(f, "env {\n\tdomain = \"kernel\";\n"
+		"\ttracer_name = \"lttng-modules\";\n\ttracer_major = 2;\n"
+		"\ttracer_minor = 13;\n");
+	if (t && t->have_header && t->kernel[0]) {
+		fprintf(f, "\tkernel_release = \"");
+		for (i = 0; i < sizeof(t->kernel) && t->kernel[i]; i++)
+			fputc(t->kernel[i] == '"' || t->kernel[i] == '\\' ||
+			      (unsigned char)t->kernel[i] < 0x20 ? '_' :
+			      t->kernel[i], f);
+		fprintf(f, "\";\n");
+	}
+	fprintf(f, "};\n\n");
+	fprintf(f, "clock {\n\tname = \"monotonic\";\n\tuuid = \"%s\";\n"
+		"\tdescription = \"LKET trace clock\";\n"
+		"\tfreq = 1000000000;\n\tprecision = 1;\n"
+		"\toffset_s = %lld;\n\toffset = %lld;\n\tabsolute = %s;\n};\n\n",
+		uuid, (long long)off_s, (long long)off_ns,
+		t && t->have_header ? "true" : "false");
+	fprintf(f, "stream {\n\tid = 0;\n"
+		"\tpacket.context := struct {\n"
+		"\t\tuint64_clock_monotonic_t timestamp_begin;\n"
+		"\t\tuint64_clock_monotonic_t timestamp_end;\n"
+		"\t\tuint64_t content_size;\n\t\tuint64_t packet_size;\n"
+		"\t\tuint64_t packet_seq_num;\n"
+		"\t\tuint64_t events_discarded;\n\t\tuint32_t cpu_id;\n\t};\n"
+		"\tevent.header := struct {\n\t\tuint32_t id;\n"
+		"\t\tuint64_clock_monotonic_t timestamp;\n\t};\n"
+		"\tevent.context := struct {\n\t\tint32_t _tid;\n"
+		"\t\tint32_t _pid;\n\t};\n};\n\n");
+	for (i = 0; i < c->nclasses; i++)
+		ctf_class_out(f, &c->classes[i], i);
+}
+
+static int ctf_finish(struct output *o)
+{
+	struct ctf *c = (struct ctf *)o;
+	char path[4096];
+	size_t i;
+	FILE *f;
+	int ret;
+
+	for (i = 0; i < c->nstreams; i++) {
+		struct ctf_stream *s = &c->streams[i];
+
+		if (s->fd < 0 || (!s->events && !s->pending))
+			continue;
+		ret = ctf_packet_out(c, s, (unsigned int)i);
+		if (ret)
+			return ret;
+	}
+	snprintf(path, sizeof(path), "%s/metadata", c->dir);
+	f = fopen(path, "we");
+	if (!f)
+		return ctf_fail(c, path, errno);
+	ctf_metadata(c, f);
+	if (ferror(f)) {
+		fclose(f);
+		return ctf_fail(c, path, EIO);
+	}
+	return fclose(f) ? ctf_fail(c, path, errno) : 0;
+}
+
+static void ctf_free(struct output *o)
+{
+	struct ctf *c = (struct ctf *)o;
+	size_t i;
+
+	for (i = 0; i < c->nstreams; i++) {
+		if (c->streams[i].fd >= 0)
+			close(c->streams[i].fd);
+		free(c->streams[i].buf);
+	}
+	free(c->streams);
+	free(c->classes);
+	free(c->class_id);
+	free(c->dir);
+	free(c);
+}
+
+int output_ctf_new(struct output **o, const char *dir)
+{
+	static const struct output_ops ctf_ops = {
+		.begin = ctf_begin,
+		.event = ctf_event,
+		.lost = ctf_lost,
+		.finish = ctf_finish,
+		.error = ctf_error,
+		.free = ctf_free,
+	};
+	struct ctf *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	c->o.ops = &ctf_ops;
+	c->dir = strdup(dir);
+	c->class_id = calloc(CTF_CLASSES, sizeof(*c->class_id));
+	if (!c->dir || !c->class_id) {
+		ctf_free(&c->o);
+		return -ENOMEM;
+	}
+	if (getrandom(c->uuid, sizeof(c->uuid), 0) != sizeof(c->uuid))
+		memset(c->uuid, 0x4c, sizeof(c->uuid));
+	c->uuid[6] = (uint8_t)((c->uuid[6] & 0x0f) | 0x40);
+	c->uuid[8] = (uint8_t)((c->uuid[8] & 0x3f) | 0x80);
+	*o = &c->o;
+	return 0;
+}

@@ -1,0 +1,78 @@
+#!/bin/sh
+# CTF export (lket-b2a --ctf), read back by babeltrace2: for generated
+# traces, the events babeltrace2 prints must be those of lket.out (as
+# many, in the same order on each CPU, the same times, names, threads and
+# field values: compare.py), and the flushes lost and records dropped
+# must come back as babeltrace2's discarded events, as many.
+#
+#   tests/ctf/run.sh BUILD [CASE...]
+set -u
+build=$(cd "${1:?usage: run.sh BUILD [CASE...]}" && pwd)
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+work=$build/ctf
+gen=$build/lket-gen
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+command -v babeltrace2 > /dev/null ||
+	{ echo "run.sh: babeltrace2 is missing (tools/install-deps)" >&2; exit 1; }
+
+# Each case makes trace t in the current (empty) folder.
+case_golden()   { $gen golden t; }
+case_v5()       { $gen -f v5 golden t; }
+case_swapped()  { $gen -s golden t; }
+case_pcpu()     { $gen -p golden t; }
+# CPU 1's second flush cut out (as tests/golden's pcpu_lost): a lost
+# flush on CPU 1, and CPU 0's dropped record
+case_pcpu_lost() {
+	$gen -p golden t && head -c 68 t_1 > x && tail -c +137 t_1 >> x &&
+		mv x t_1; }
+case_nometa()   { $gen nometa t; }
+case_strings()  { $gen strings t; }
+case_dbnames()  { $gen dbnames t; }
+case_latency()  { $gen latency t; }
+case_moved()    { $gen moved t; }
+# many packets per CPU
+case_syscalls() { $gen -n 200000 syscalls t; }
+case_many()     { $gen many t; }
+
+cases="golden v5 swapped pcpu pcpu_lost nometa strings dbnames latency moved
+	syscalls many"
+[ $# -gt 0 ] && cases=$*
+
+fail=0
+for c in $cases; do
+	for b2a in "$build/lket-b2a" "$build/asan/lket-b2a"; do
+		[ -x "$b2a" ] || continue
+		# ASan is slow: the big cases run with the plain build only
+		case $b2a:$c in */asan/*:syscalls|*/asan/*:many) continue ;; esac
+		d=$work/$c
+		rm -rf "$d" && mkdir -p "$d" && cd "$d" || exit 1
+		name="$c ($(basename "$(dirname "$b2a")")/lket-b2a)"
+		if ! "case_$c" > gen.log 2>&1; then
+			echo "FAIL $name: lket-gen"; fail=1; continue
+		fi
+		"$b2a" -q --ctf ctf -o lket.out t > b2a.log 2>&1
+		st=$?
+		if [ $st -gt 1 ] || [ ! -s ctf/metadata ]; then
+			echo "FAIL $name: lket-b2a exit $st"; cat b2a.log
+			fail=1; continue
+		fi
+		if ! babeltrace2 --clock-cycles ctf > bt.txt 2> bt.err; then
+			echo "FAIL $name: babeltrace2 cannot read it"
+			head -20 bt.err; fail=1; continue
+		fi
+		if ! lost=$(python3 "$here/compare.py" lket.out bt.txt); then
+			echo "FAIL $name: events differ"; fail=1; continue
+		fi
+		discarded=$(sed -n 's/^WARNING: Tracer discarded \([0-9]*\) event.*/\1/p' bt.err |
+			awk '{ n += $1 } END { print n + 0 }')
+		if [ "$lost" != "$discarded" ]; then
+			echo "FAIL $name: $lost lost or dropped, babeltrace2 says $discarded discarded"
+			fail=1; continue
+		fi
+		echo "ok   $name: $(wc -l < bt.txt) events, $discarded discarded"
+	done
+done
+exit $fail

@@ -39,7 +39,7 @@ UNIT_TESTS = $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
 	    $(BUILD)/man/lket.5 $(BUILD)/man/lket-b2a.1
 
-.PHONY: all check check-unit check-golden check-ctf check-db check-fuzz check-catalogue \
+.PHONY: all check check-unit check-golden check-ctf check-db check-fuzz check-rt check-catalogue \
 	check-tapset check-guest bench demo install clean
 
 all: $(BUILD)/lket-b2a $(BUILD)/lket-gen $(GENERATED)
@@ -147,6 +147,13 @@ check-guest: all
 	tests/guest-step tests/vm/smoke.sh
 	tests/guest-step tests/transport/run.sh
 	tests/guest-step tests/guest/run.sh $(BUILD)
+
+# PREEMPT_RT: the guest tests again, on the same release's real-time
+# flavour (Debian's linux-image-REL-rt-amd64), built in $(BUILD)/rt
+KERNEL_RELEASE_RT := $(patsubst %-amd64,%-rt-amd64,$(KERNEL_RELEASE))
+check-rt:
+	LKET_KERNEL_RELEASE=$(KERNEL_RELEASE_RT) tools/install-deps guest
+	LKET_KERNEL_RELEASE=$(KERNEL_RELEASE_RT) $(MAKE) BUILD=$(BUILD)/rt check-guest
 
 $(BUILD)/bench-loop: bench/loop.c
 	@mkdir -p $(@D)

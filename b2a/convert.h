@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * convert.h - the conversion: open the per-CPU files, learn the trace's
- * metadata, merge the records by time, decode each and hand it to an
- * output, then account for lost flushes.
+ * convert.h - the conversion of one trace: its source (source.h) opens
+ * the per-CPU files, learns the trace's metadata, merges the records by
+ * time, decodes each and hands it to an output, then accounts for lost
+ * flushes.
  */
 #ifndef LKET_CONVERT_H
 #define LKET_CONVERT_H

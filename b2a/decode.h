@@ -31,6 +31,7 @@ struct event {
 	struct value v[2 * META_MAX_FIELDS];
 	const uint8_t *raw;		/* bytes left undecoded */
 	uint32_t raw_len;
+	const char *host;		/* its host's label; NULL: one trace */
 };
 
 /*

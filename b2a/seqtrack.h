@@ -32,6 +32,7 @@ struct seq_gap {
 	uint64_t before_ts;	/* timestamp of the flush after it */
 	int cpu;		/* whose flushes were lost; -1: any CPU's */
 	uint64_t records;	/* records dropped; 0: flushes lost */
+	const char *host;	/* its host's label; NULL: one trace */
 };
 
 /* How many flushes, or records, a gap stands for. */

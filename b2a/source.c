@@ -1,0 +1,772 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../runtime/lket_format.h"
+#include "decode.h"
+#include "filter.h"
+#include "merge.h"
+#include "meta.h"
+#include "procmap.h"
+#include "report.h"
+#include "seqtrack.h"
+#include "source.h"
+
+/* Read window per file: large enough to read in big gulps, small enough
+ * that a 256-CPU trace stays well under 32 MiB. */
+#define WINDOW_TOTAL	(16u << 20)
+#define WINDOW_MAX	(1u << 20)
+
+struct source {
+	struct meta meta;
+	/* the catalogue's, for events the trace has no metadata of; each
+	 * (group, hook) looked up once: bit set in catalogue_tried */
+	struct meta fallback;
+	uint8_t catalogue_tried[256 * 256 / 8];
+	struct procmap procs;
+	struct seqtrack seq;	/* format version 1: one for all files */
+	struct seqrun *runs;	/* version 2: one per file (stream order) */
+	bool seq_per_cpu;	/* the trace header says version 2 */
+	struct trace_info info;
+	struct output *out;
+	struct diag *diag;
+	struct convert_stats *stats;
+	struct filter *filter;
+	struct report *report;
+	struct event ev;
+	int error;		/* first output error */
+	const char *host;	/* the label of a host; NULL: one trace */
+	struct source_clock clock;	/* onto the common time base */
+	bool map;		/* clock is not the identity */
+	/* scan mode: the events wanted go to scan, nothing to the output */
+	source_scan_fn scan;
+	void *scan_ctx;
+	const bool *scan_want;	/* indexed by LKET_EV_* */
+	/* the files */
+	const struct source_options *opt;
+	const char **files;
+	struct stream *streams;
+	struct stream **live;
+	int *first;
+	size_t n;
+	struct merge m;
+	uint64_t total, count;
+};
+
+static const struct value *value_named(const struct event *ev,
+				       const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nvalues; i++)
+		if (!strcmp(ev->v[i].f->name, name))
+			return &ev->v[i];
+	return NULL;
+}
+
+static int64_t int_named(const struct event *ev, const char *name,
+			 int64_t missing)
+{
+	const struct value *v = value_named(ev, name);
+
+	return v && v->f->type != LKET_STRING ? v->i : missing;
+}
+
+static const char *str_named(const struct event *ev, const char *name)
+{
+	const struct value *v = value_named(ev, name);
+
+	/* strings decoded from a record are NUL-terminated in place */
+	return v && v->f->type == LKET_STRING ? v->s : NULL;
+}
+
+static void copy_string(char *dst, size_t size, const char *src)
+{
+	size_t n = src ? strlen(src) : 0;
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src ? src : "", n);
+	dst[n] = '\0';
+}
+
+static void on_gap(void *ctx, const struct seq_gap *g);
+
+/*
+ * A packet record starts each frame of a CPU (format version 2): the
+ * records that CPU dropped since its previous frame, after the last
+ * record of this file seen so far and before this one.
+ */
+static void apply_packet(struct source *c, const struct stream *s,
+			 int64_t discarded)
+{
+	struct seq_gap g = {
+		.after_ts = c->runs[s->order].last_ts,
+		.before_ts = s->rec.timestamp,
+		.cpu = (int)LKET_ID_CPU(s->rec.id),
+		.records = (uint64_t)discarded,
+	};
+
+	if (discarded <= 0)
+		return;
+	c->stats->dropped += g.records;
+	on_gap(c, &g);
+}
+
+/*
+ * Process tracking: what each process event does to the tid -> process
+ * map, keyed by the catalogue's event (the trace's event of that name).
+ * Each sets the task *tid and its parent *ppid (-1 unknown).
+ */
+typedef int (*process_handler)(struct source *c, const struct event *ev,
+			       uint32_t *tid, int32_t *ppid);
+
+static int on_snapshot(struct source *c, const struct event *ev,
+		       uint32_t *tid, int32_t *ppid)
+{
+	const char *comm = str_named(ev, "process_name");
+
+	*tid = (uint32_t)int_named(ev, "tid", 0);
+	*ppid = (int32_t)int_named(ev, "ppid", -1);
+	return procmap_set(&c->procs, *tid, (int32_t)int_named(ev, "pid", -1),
+			   comm, comm ? strlen(comm) : 0);
+}
+
+static int on_fork(struct source *c, const struct event *ev,
+		   uint32_t *tid, int32_t *ppid)
+{
+	/* the child starts with its parent's name */
+	const struct proc *parent = procmap_get(&c->procs, ev->tid);
+
+	*tid = (uint32_t)int_named(ev, "new_tid", 0);
+	*ppid = (int32_t)int_named(ev, "ppid", -1);
+	return procmap_set(&c->procs, *tid,
+			   (int32_t)int_named(ev, "new_pid", -1),
+			   parent && parent->comm_len ? parent->comm : NULL,
+			   parent ? parent->comm_len : 0);
+}
+
+static int on_execve(struct source *c, const struct event *ev,
+		     uint32_t *tid, int32_t *ppid)
+{
+	const char *comm = str_named(ev, "new_process_name");
+
+	(void)ppid;
+	if (!comm)
+		return 0;
+	/* comm is the last path component, as the kernel's */
+	if (strrchr(comm, '/'))
+		comm = strrchr(comm, '/') + 1;
+	return procmap_set(&c->procs, *tid, (int32_t)int_named(ev, "pid", -1),
+			   comm, strlen(comm));
+}
+
+/* The always-on records: the task is named by tid, not by the writer. */
+static int on_task_new(struct source *c, const struct event *ev,
+		       uint32_t *tid, int32_t *ppid)
+{
+	const char *comm = str_named(ev, "process_name");
+
+	*tid = (uint32_t)int_named(ev, "tid", 0);
+	*ppid = (int32_t)int_named(ev, "ppid", -1);
+	return procmap_set(&c->procs, *tid, (int32_t)int_named(ev, "pid", -1),
+			   comm, comm ? strlen(comm) : 0);
+}
+
+static int on_task_exec(struct source *c, const struct event *ev,
+			uint32_t *tid, int32_t *ppid)
+{
+	const char *comm = str_named(ev, "filename");
+
+	(void)ppid;
+	*tid = (uint32_t)int_named(ev, "tid", 0);
+	if (comm && strrchr(comm, '/'))
+		comm = strrchr(comm, '/') + 1;
+	return procmap_set(&c->procs, *tid, (int32_t)int_named(ev, "pid", -1),
+			   comm, comm ? strlen(comm) : 0);
+}
+
+static int on_task_other(struct source *c, const struct event *ev,
+			 uint32_t *tid, int32_t *ppid)
+{
+	const char *comm = str_named(ev, "process_name");
+
+	(void)ppid;
+	*tid = (uint32_t)int_named(ev, "tid", 0);
+	return procmap_set(&c->procs, *tid, (int32_t)int_named(ev, "pid", -1),
+			   comm, comm ? strlen(comm) : 0);
+}
+
+static const process_handler process_handlers[LKET_NR_EVENTS] = {
+	[LKET_EV_PROCESS_SNAPSHOT] = on_snapshot,
+	[LKET_EV_PROCESS_FORK] = on_fork,
+	[LKET_EV_PROCESS_EXECVE] = on_execve,
+	[LKET_EV_TASK_NEW] = on_task_new,
+	[LKET_EV_TASK_EXEC] = on_task_exec,
+	[LKET_EV_TASK_RENAME] = on_task_other,
+	[LKET_EV_TASK_EXIT] = on_task_other,
+};
+
+/* Keep the tid -> process map current from process events. */
+static int track_process(struct source *c, const struct event *ev)
+{
+	uint32_t tid = ev->tid;
+	int32_t ppid = -1;
+	int ret;
+
+	if (ev->meta->ev < 0 || !process_handlers[ev->meta->ev])
+		return 0;
+	ret = process_handlers[ev->meta->ev](c, ev, &tid, &ppid);
+	if (!ret && c->out->ops->process && procmap_get(&c->procs, tid))
+		ret = c->out->ops->process(c->out, ev->rec->timestamp,
+					   procmap_get(&c->procs, tid), ppid,
+					   ev->meta->name);
+	return ret;
+}
+
+/*
+ * An always-on task record (lket.task_*): the process table, and the
+ * outputs that want it; a malformed one is damage, as any other.
+ */
+static void apply_task(struct source *c)
+{
+	int ret;
+
+	if (c->scan)
+		return;
+	ret = track_process(c, &c->ev);
+
+	if (!ret && c->out->ops->task)
+		ret = c->out->ops->task(c->out, &c->ev,
+					procmap_get(&c->procs, c->ev.tid));
+	if (ret && !c->error)
+		c->error = ret;
+}
+
+/*
+ * Metadata proper, read ahead of the events: group 0 but for the task
+ * records, which are in time order with the events they name.
+ */
+static bool is_metadata(const struct record *r)
+{
+	unsigned int hook = LKET_ID_HOOK(r->id);
+
+	return LKET_ID_GROUP(r->id) == LKET_GROUP_LKET &&
+	       hook != LKET_HOOK_TASK_NEW && hook != LKET_HOOK_TASK_EXEC &&
+	       hook != LKET_HOOK_TASK_RENAME && hook != LKET_HOOK_TASK_EXIT;
+}
+
+/* A group-0 record: the trace header, metadata or a task record. */
+static void apply_meta(struct source *c, const struct stream *s)
+{
+	const struct event *ev = &c->ev;
+	const char *what = "register_sys_event";
+	const char *fmt, *names, *name;
+	int64_t g, h;
+	int ret = 0;
+
+	c->stats->meta++;
+	if (decode_record(&c->meta, s, &c->ev) || !ev->meta) {
+		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)s->rec.offset,
+		      "malformed metadata record (hook %u): ignored", ev->hook);
+		return;
+	}
+	if (ev->hook == LKET_HOOK_PACKET) {
+		apply_packet(c, s, int_named(ev, "discarded", 0));
+		return;
+	}
+	if (ev->hook == LKET_HOOK_TRACE_HEADER) {
+		int64_t version = int_named(ev, "version", 0);
+
+		if (version != LKET_FORMAT_VERSION &&
+		    version != LKET_FORMAT_VERSION_GLOBAL_SEQ)
+			diagf(c->diag, DIAG_DAMAGE, s->path,
+			      (int64_t)s->rec.offset,
+			      "trace format version %lld, this lket-b2a reads %d and %d",
+			      (long long)version,
+			      LKET_FORMAT_VERSION_GLOBAL_SEQ,
+			      LKET_FORMAT_VERSION);
+		c->seq_per_cpu = version == LKET_FORMAT_VERSION;
+		c->info.have_header = true;
+		c->info.wall_offset = int_named(ev, "wall_offset", 0);
+		copy_string(c->info.clock, sizeof(c->info.clock),
+			    str_named(ev, "clock"));
+		copy_string(c->info.kernel, sizeof(c->info.kernel),
+			    str_named(ev, "kernel"));
+		return;
+	}
+	if (ev->hook == LKET_HOOK_HOST) {
+		copy_string(c->info.hostname, sizeof(c->info.hostname),
+			    str_named(ev, "hostname"));
+		copy_string(c->info.machine, sizeof(c->info.machine),
+			    str_named(ev, "machine"));
+		return;
+	}
+	if (ev->meta->ev >= 0 && process_handlers[ev->meta->ev]) {
+		apply_task(c);
+		return;
+	}
+	g = int_named(ev, "grpid", -1) & 0xff;
+	h = int_named(ev, "hookid", -1) & 0xff;
+	switch (ev->hook) {
+	case LKET_HOOK_REGUSREVT:
+		what = "register_user_event";
+		/* fall through */
+	case LKET_HOOK_REGSYSEVT:
+		fmt = str_named(ev, "fmt");
+		names = str_named(ev, "names");
+		if (g == LKET_GROUP_LKET)
+			ret = -EPERM;
+		else if (fmt && names)
+			ret = meta_register(&c->meta, (unsigned int)g,
+					    (unsigned int)h,
+					    ev->hook == LKET_HOOK_REGUSREVT,
+					    fmt, names);
+		break;
+	case LKET_HOOK_REGEVTDESC:
+		what = "event description";
+		name = str_named(ev, "name");
+		ret = g == LKET_GROUP_LKET ? -EPERM :
+		      name ? meta_name(&c->meta, (unsigned int)g,
+				       (unsigned int)h, name) : -EINVAL;
+		break;
+	default:
+		return;
+	}
+	if (ret == -ENOMEM)
+		c->error = ret;
+	else if (ret)
+		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)s->rec.offset,
+		      "%s for %lld:%lld %s: ignored", what, (long long)g,
+		      (long long)h,
+		      ret == -EEXIST ? "contradicts an earlier one" :
+		      ret == -EPERM ? "would redefine a metadata record" :
+		      "is malformed (unknown type, or types and names don't pair up)");
+}
+
+/* The flush numbers of a record: lost flushes before it, if any. */
+static void track_seq(struct source *c, const struct stream *s)
+{
+	const struct record *r = &s->rec;
+	struct seqrun *run = &c->runs[s->order];
+
+	if (!r->seq_valid)
+		return;
+	if (c->seq_per_cpu) {
+		if (!run->started)
+			seqrun_init(run, s->cpu, on_gap, c);
+		seqrun_see(run, r->seq, r->timestamp);
+		/* a flush may hold nothing but the end of this record */
+		if (r->seq_last != r->seq)
+			seqrun_see(run, r->seq_last, r->timestamp);
+		return;
+	}
+	seqtrack_see(&c->seq, r->seq, r->timestamp);
+	if (r->seq_last != r->seq)
+		seqtrack_see(&c->seq, r->seq_last, r->timestamp);
+}
+
+/*
+ * Decode a record the trace has no field list for with the catalogue's,
+ * as its tapset would have registered it; said once per event.  Returns
+ * what decode_record() did, or 0 with ev as it was.
+ */
+static int decode_from_catalogue(struct source *c, const struct stream *s)
+{
+	unsigned int id = c->ev.group << 8 | c->ev.hook;
+	uint8_t *tried = &c->catalogue_tried[id / 8], bit = 1u << (id % 8);
+	const char *name;
+
+	if (!(*tried & bit)) {
+		*tried |= bit;
+		if (meta_from_catalogue(&c->fallback, c->ev.group, c->ev.hook))
+			return 0;
+		name = meta_catalogue_name(c->ev.group, c->ev.hook);
+		diagf(c->diag, DIAG_NOTE, s->path, (int64_t)s->rec.offset,
+		      "metadata for %s [%u:%u] missing: decoded with the built-in catalogue",
+		      name, c->ev.group, c->ev.hook);
+	}
+	if (!meta_get(&c->fallback, c->ev.group, c->ev.hook))
+		return 0;
+	return decode_record(&c->fallback, s, &c->ev);
+}
+
+/* Scan mode: only the events asked for are decoded, for the callback. */
+static int scan_record(struct source *c, const struct stream *s)
+{
+	const struct event_meta *m = meta_get(&c->meta, LKET_ID_GROUP(s->rec.id),
+					      LKET_ID_HOOK(s->rec.id));
+
+	if (m && m->sys.defined && (m->ev < 0 || !c->scan_want[m->ev]))
+		return 0;
+	decode_record(&c->meta, s, &c->ev);
+	if (!c->ev.meta || !c->ev.meta->sys.defined)
+		decode_from_catalogue(c, s);
+	if (!c->ev.meta || c->ev.meta->ev < 0 ||
+	    !c->scan_want[c->ev.meta->ev])
+		return 0;
+	return c->scan(c->scan_ctx, &c->ev);
+}
+
+static int handle(struct source *c, const struct stream *s)
+{
+	const struct record *r = &s->rec;
+	const struct proc *proc;
+	bool selected;
+	int ret;
+
+	if (LKET_ID_GROUP(r->id) == LKET_GROUP_LKET) {
+		/* the trace header says how flushes are numbered */
+		apply_meta(c, s);
+		track_seq(c, s);
+		return c->error;
+	}
+	track_seq(c, s);
+	if (s->cpu >= 0 && LKET_ID_CPU(r->id) != (unsigned int)s->cpu)
+		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)r->offset,
+		      "record of CPU %u in the file of CPU %d",
+		      LKET_ID_CPU(r->id), s->cpu);
+	if (c->scan)
+		return scan_record(c, s);
+	ret = decode_record(&c->meta, s, &c->ev);
+	if (!c->ev.meta || !c->ev.meta->sys.defined)
+		ret = decode_from_catalogue(c, s);
+	if (ret)
+		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)r->offset,
+		      "record %u:%u (%s) does not match its metadata: %u bytes shown raw",
+		      c->ev.group, c->ev.hook,
+		      c->ev.meta && c->ev.meta->named ? c->ev.meta->name : "?",
+		      c->ev.raw_len);
+	proc = procmap_get(&c->procs, c->ev.tid);
+	/* no filter: one test on the hot path */
+	if (!c->filter || filter_event(c->filter, &c->ev, proc)) {
+		ret = c->out->ops->event(c->out, &c->ev, proc);
+		c->stats->events++;
+		selected = true;
+	} else {
+		ret = 0;
+		c->stats->filtered++;
+		selected = false;
+	}
+	if (!ret && c->report) {
+		ret = report_event(c->report, &c->ev, proc, selected);
+		if (ret == 1) {
+			uint64_t ns;
+			const char *what = report_negative(c->report, &ns);
+
+			diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)r->offset,
+			      "%s ends %llu ns before it began (time went back): left out of the latency report",
+			      what, (unsigned long long)ns);
+			ret = 0;
+		}
+	}
+	if (!ret && c->ev.meta && c->ev.meta->named)
+		ret = track_process(c, &c->ev);
+	return ret;
+}
+
+static void on_gap(void *ctx, const struct seq_gap *gap)
+{
+	struct source *c = ctx;
+	struct seq_gap hg = *gap, *g = &hg;
+	char cpu[32] = "";
+	int ret;
+
+	hg.host = c->host;
+
+	if (g->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), " of CPU %d", g->cpu);
+	if (g->records)
+		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
+		      "%llu records%s dropped by the tracer, its buffers full, between %llu.%09llu and %llu.%09llu",
+		      (unsigned long long)g->records, cpu,
+		      (unsigned long long)(g->after_ts / 1000000000),
+		      (unsigned long long)(g->after_ts % 1000000000),
+		      (unsigned long long)(g->before_ts / 1000000000),
+		      (unsigned long long)(g->before_ts % 1000000000));
+	else
+		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
+		      "lost %llu flushes%s (sequence %u to %u) between %llu.%09llu and %llu.%09llu",
+		      (unsigned long long)(g->last - g->first) + 1, cpu,
+		      g->first, g->last,
+		      (unsigned long long)(g->after_ts / 1000000000),
+		      (unsigned long long)(g->after_ts % 1000000000),
+		      (unsigned long long)(g->before_ts / 1000000000),
+		      (unsigned long long)(g->before_ts % 1000000000));
+	if (c->scan)
+		return;
+	/* lost flushes belong to no thread: only times filter them */
+	if (c->filter && (g->after_ts > c->filter->to_ts ||
+			  (g->before_ts && g->before_ts < c->filter->from_ts)))
+		return;
+	ret = c->out->ops->lost(c->out, g);
+	if (ret && !c->error)
+		c->error = ret;
+}
+
+/* Open every file once; a file seen twice (same inode, or same CPU). */
+static size_t open_streams(const char *const *paths, size_t npaths,
+			   struct stream *streams, struct diag *diag)
+{
+	size_t window = WINDOW_TOTAL / (npaths ? npaths : 1);
+	struct stat st;
+	dev_t *devs = calloc(npaths ? npaths : 1, sizeof(*devs));
+	ino_t *inos = calloc(npaths ? npaths : 1, sizeof(*inos));
+	size_t i, j, n = 0;
+	int ret, cpu;
+
+	if (window > WINDOW_MAX)
+		window = WINDOW_MAX;
+	for (i = 0; i < npaths; i++) {
+		/* "-" is standard input, whatever it is */
+		if ((strcmp(paths[i], "-") ? stat(paths[i], &st) :
+		     fstat(STDIN_FILENO, &st)) == 0) {
+			for (j = 0; j < n && devs && inos; j++)
+				if (devs[j] == st.st_dev && inos[j] == st.st_ino)
+					break;
+			if (devs && inos && j < n) {
+				diagf(diag, DIAG_DAMAGE, paths[i], -1,
+				      strcmp(paths[i], "-") ||
+				      strcmp(streams[j].path, "-") ?
+				      "same file as %s: read once" :
+				      "standard input given twice: read once",
+				      streams[j].path);
+				continue;
+			}
+		}
+		cpu = stream_cpu_from_name(paths[i]);
+		for (j = 0; cpu >= 0 && j < n; j++)
+			if (streams[j].cpu == cpu)
+				break;
+		if (cpu >= 0 && j < n) {
+			diagf(diag, DIAG_DAMAGE, paths[i], -1,
+			      "a second file for CPU %d (the first is %s): skipped",
+			      cpu, streams[j].path);
+			continue;
+		}
+		ret = stream_open(&streams[n], paths[i], cpu, window, diag);
+		streams[n].order = (unsigned int)n;
+		if (ret) {
+			diagf(diag, DIAG_DAMAGE, paths[i], -1, "cannot read: %s",
+			      strerror(-ret));
+			continue;
+		}
+		if (devs && inos) {
+			devs[n] = st.st_dev;
+			inos[n] = st.st_ino;
+		}
+		n++;
+	}
+	free(devs);
+	free(inos);
+	return n;
+}
+
+int source_new(struct source **sp, struct output *out, struct diag *diag,
+	       struct convert_stats *stats, const struct source_options *opt)
+{
+	struct source *c = calloc(1, sizeof(*c));
+	int ret;
+
+	*sp = NULL;
+	if (!c)
+		return -ENOMEM;
+	c->out = out;
+	c->diag = diag;
+	c->stats = stats;
+	c->opt = opt;
+	c->filter = opt && opt->filter && opt->filter->active ? opt->filter :
+		    NULL;
+	c->report = opt ? opt->report : NULL;
+	c->host = opt ? opt->host : NULL;
+	c->ev.host = c->host;
+	if (opt && opt->clock) {
+		c->clock = *opt->clock;
+		c->map = true;
+	}
+	if (opt && opt->scan) {
+		c->scan = opt->scan;
+		c->scan_ctx = opt->scan_ctx;
+		c->scan_want = opt->scan_want;
+	}
+	memset(stats, 0, sizeof(*stats));
+	ret = meta_init(&c->meta);
+	if (ret)
+		goto out_free;
+	ret = procmap_init(&c->procs);
+	if (ret)
+		goto out_meta;
+	seqtrack_init(&c->seq, on_gap, c);
+	c->info.procs = &c->procs;
+	*sp = c;
+	return 0;
+out_meta:
+	meta_free(&c->meta);
+out_free:
+	free(c);
+	return ret;
+}
+
+const struct trace_info *source_info(const struct source *c)
+{
+	return &c->info;
+}
+
+/* The current record of s onto the common time base. */
+static inline void map_record(struct source *c, struct stream *s)
+{
+	if (c->map)
+		s->rec.timestamp = source_clock_map(&c->clock,
+						    s->rec.timestamp);
+}
+
+int source_open(struct source *c, const char *const *paths, size_t npaths)
+{
+	size_t alloc = npaths ? npaths : 1, i, k, n, header, nlive = 0;
+	struct stream *s;
+	int ret;
+
+	c->files = calloc(alloc, sizeof(*c->files));
+	c->streams = calloc(alloc, sizeof(*c->streams));
+	c->live = calloc(alloc, sizeof(*c->live));
+	c->runs = calloc(alloc, sizeof(*c->runs));
+	c->first = calloc(alloc, sizeof(*c->first));
+	if (!c->files || !c->streams || !c->live || !c->runs || !c->first)
+		return -ENOMEM;
+	n = c->n = open_streams(paths, npaths, c->streams, c->diag);
+	c->stats->files = n;
+	if (!n)
+		return -ENOENT;
+	/*
+	 * Metadata first: each file's leading group-0 records, starting with
+	 * the file whose first record is the trace header, which says how
+	 * the flushes are numbered.
+	 */
+	c->info.first_ts = UINT64_MAX;
+	for (i = 0; i < n; i++)
+		c->first[i] = stream_next(&c->streams[i]);
+	for (i = 0; i < n; i++)
+		if (c->first[i] == 1 &&
+		    LKET_ID_GROUP(c->streams[i].rec.id) == LKET_GROUP_LKET &&
+		    LKET_ID_HOOK(c->streams[i].rec.id) == LKET_HOOK_TRACE_HEADER)
+			break;
+	header = i < n ? i : 0;
+	for (k = 0; k < n; k++) {
+		i = k == 0 ? header : k <= header ? k - 1 : k;
+		s = &c->streams[i];
+		for (ret = c->first[i]; ret == 1 && is_metadata(&s->rec);
+		     ret = stream_next(s)) {
+			map_record(c, s);
+			ret = handle(c, s);
+			if (ret)
+				return ret;
+		}
+		if (ret < 0) {
+			diagf(c->diag, DIAG_DAMAGE, s->path, -1,
+			      "read error: %s", strerror(-ret));
+			continue;
+		}
+		if (ret == 1) {
+			c->live[nlive++] = s;
+			if (s->rec.timestamp < c->info.first_ts)
+				c->info.first_ts = s->rec.timestamp;
+		}
+	}
+	for (i = 0; i < n; i++)
+		c->files[i] = c->streams[i].path;
+	c->info.files = c->files;
+	c->info.nfiles = n;
+	if (c->info.first_ts == UINT64_MAX)
+		c->info.first_ts = 0;
+	else if (c->map)
+		c->info.first_ts = source_clock_map(&c->clock,
+						    c->info.first_ts);
+	if (c->filter) {
+		ret = filter_prepare(c->filter, &c->info);
+		if (ret)
+			return ret;
+	}
+	ret = merge_init(&c->m, c->live, nlive);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		c->total = c->streams[i].sized && c->total != UINT64_MAX ?
+			   c->total + c->streams[i].file_size : UINT64_MAX;
+	return 0;
+}
+
+bool source_peek(const struct source *c, uint64_t *key)
+{
+	const struct stream *s = merge_peek(&c->m);
+
+	if (!s)
+		return false;
+	*key = c->map ? source_clock_map(&c->clock, s->rec.key) : s->rec.key;
+	return true;
+}
+
+int source_step(struct source *c)
+{
+	struct stream *s = merge_peek(&c->m);
+	int ret;
+
+	if (!s)
+		return 0;
+	map_record(c, s);
+	ret = handle(c, s);
+	if (ret)
+		return ret;
+	ret = merge_advance(&c->m);
+	if (ret)
+		diagf(c->diag, DIAG_DAMAGE, s->path, -1, "read error: %s",
+		      strerror(-ret));
+	return 0;
+}
+
+void source_progress(const struct source *c, uint64_t *done, uint64_t *total)
+{
+	size_t i;
+
+	for (*done = 0, i = 0; i < c->n; i++)
+		*done += c->streams[i].buf_off + c->streams[i].pos;
+	*total = c->total == UINT64_MAX ? 0 : c->total;
+}
+
+int source_finish(struct source *c)
+{
+	size_t i;
+
+	seqtrack_finish(&c->seq);
+	c->stats->lost = c->seq.lost;
+	for (i = 0; i < c->n; i++)
+		c->stats->lost += c->runs[i].lost;
+	return c->error;
+}
+
+void source_free(struct source *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	merge_free(&c->m);
+	for (i = 0; i < c->n; i++) {
+		c->stats->bytes += c->streams[i].sized ?
+				   c->streams[i].file_size :
+				   c->streams[i].buf_off + c->streams[i].len;
+		stream_close(&c->streams[i]);
+	}
+	procmap_free(&c->procs);
+	meta_free(&c->meta);
+	meta_free(&c->fallback);
+	free(c->first);
+	free(c->runs);
+	free(c->files);
+	free(c->live);
+	free(c->streams);
+	free(c);
+}

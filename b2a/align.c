@@ -138,7 +138,12 @@ int align_fit(const struct align *a, struct align_result *r)
 		if (poly[i].y > ymax)
 			ymax = poly[i].y;
 	}
-	r->drift = (r->drift_min + r->drift_max) / 2;
+	/* a drift the pairs bound loosely: the nearest to none they allow */
+	if (r->drift_max - r->drift_min <= 2 * ALIGN_LOOSE_DRIFT)
+		r->drift = (r->drift_min + r->drift_max) / 2;
+	else
+		r->drift = r->drift_min > 0 ? r->drift_min :
+			   r->drift_max < 0 ? r->drift_max : 0;
 	/* at that drift, the interval every bound allows */
 	lo = ymin;
 	hi = ymax;

@@ -10,7 +10,9 @@
  * pivot), the pivot in the middle of the pairs' time span: the set of
  * (offset, drift) that every bound allows is a convex polygon, cut out of
  * a box (drift within +-ALIGN_MAX_DRIFT) one bound at a time.  The drift
- * found is the middle of the polygon's drift range; the offset, the
+ * found is the middle of the polygon's drift range, unless that range is
+ * wider than 2 * ALIGN_LOOSE_DRIFT (pairs close in time, a short trace):
+ * then the drift nearest to none that they allow.  The offset is the
  * middle of the interval the bounds allow at that drift; the uncertainty,
  * how far the polygon's offsets at the pivot reach from it, so that the
  * true offset is within it whenever the bounds hold.
@@ -23,6 +25,7 @@
 #include <stdint.h>
 
 #define ALIGN_MAX_DRIFT	1e-3	/* 1000 ppm: no working clock is worse */
+#define ALIGN_LOOSE_DRIFT	1e-4	/* 100 ppm: worse than most clocks */
 
 struct align_bound {
 	int64_t t;		/* the host's time of the pair, ns */

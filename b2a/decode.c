@@ -113,3 +113,14 @@ int decode_record(const struct meta *m, const struct stream *s,
 	ev->raw_len = (uint32_t)(end - p);
 	return ret;
 }
+
+int64_t event_int(const struct event *ev, const char *name, int64_t missing)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nvalues; i++)
+		if (!strcmp(ev->v[i].f->name, name))
+			return ev->v[i].f->type != LKET_STRING ? ev->v[i].i :
+			       missing;
+	return missing;
+}

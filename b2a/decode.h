@@ -52,4 +52,7 @@ static inline uint64_t value_unsigned(const struct value *v)
 int decode_record(const struct meta *m, const struct stream *s,
 		  struct event *ev);
 
+/* The integer field named name of ev, or missing if it has none. */
+int64_t event_int(const struct event *ev, const char *name, int64_t missing);
+
 #endif

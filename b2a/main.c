@@ -21,22 +21,29 @@
 #include "convert.h"
 #include "diag.h"
 #include "filter.h"
+#include "multihost.h"
 #include "output.h"
 #include "progress.h"
 #include "report.h"
+#include "rpcreport.h"
 #include "stream.h"
 #include "tmpfile.h"
 #include "version.h"
 
 #define MAX_MESSAGES_PER_FILE	20
+#define LKET_MAX_HOSTS		64
 
 static const char usage[] =
 "usage: lket-b2a [OPTION]... [FILE|PREFIX|FOLDER]...\n"
+"   or: lket-b2a [OPTION]... LABEL=TRACE LABEL=TRACE...\n"
 "Merge the per-CPU files of an LKET trace (stap -b) by time and decode\n"
 "them into text, JSON Lines, CSV, SQLite or PostgreSQL.  With no FILE,\n"
 "reads stpd_cpu* in the current folder; a PREFIX stands for PREFIX_0,\n"
 "PREFIX_1, ... (stap -o PREFIX), or PREFIX_cpuN, or PREFIXcpuN; a FOLDER\n"
 "for the per-CPU files in it; - is standard input (a pipe, say).\n"
+"LABEL=TRACE names the host of a trace (a FILE, PREFIX or FOLDER): the\n"
+"traces of several hosts are merged into one timeline, their clocks\n"
+"aligned by their SUNRPC calls, each event with its host's label.\n"
 "\n"
 "Output:\n"
 "  -o, --output FILE  write to FILE instead of lket.out (lket.json, lket.csv\n"
@@ -49,6 +56,8 @@ static const char usage[] =
 "                 (no lket.out unless -o or -f)\n"
 "      --replace  overwrite an existing database file, schema or CTF trace\n"
 "      --report FILE  latency report of entry/return pairs and requests\n"
+"      --rpc-report FILE  (several hosts) each RPC's time as the client saw\n"
+"                 it, split into the server's and the wire and queues'\n"
 "      --stat     write a summary to the -o file instead of the event lines:\n"
 "                 events by type, CPU and process, the time span, losses\n"
 "  -t, --time FORMAT  time as abs (trace clock, seconds; the default),\n"
@@ -288,7 +297,8 @@ static int expand_dir(const char *dir, char ***list, size_t *n, size_t *cap,
 /* Long options without a letter; a filter's is OPT_FILTER + its kind. */
 enum {
 	OPT_PG = 256, OPT_SCHEMA, OPT_REPLACE, OPT_REPORT, OPT_VERSION,
-	OPT_STAT, OPT_DELTA, OPT_WHERE, OPT_CTF, OPT_FILTER = 512,
+	OPT_STAT, OPT_DELTA, OPT_WHERE, OPT_CTF, OPT_RPC_REPORT,
+	OPT_FILTER = 512,
 };
 
 static const struct option long_options[] = {
@@ -314,6 +324,7 @@ static const struct option long_options[] = {
 	{ "delta", no_argument, NULL, OPT_DELTA },
 	{ "where", required_argument, NULL, OPT_WHERE },
 	{ "ctf", required_argument, NULL, OPT_CTF },
+	{ "rpc-report", required_argument, NULL, OPT_RPC_REPORT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -443,7 +454,7 @@ struct options {
 	struct sqlite_options sqlite;
 	struct pg_options pg;
 	struct filter filter;
-	const char *out_path, *format, *report_path, *ctf_dir;
+	const char *out_path, *format, *report_path, *ctf_dir, *rpc_path;
 	bool summary;
 	char schema[64];	/* --pg without --schema: the trace's name */
 };
@@ -521,6 +532,9 @@ static int option(struct options *o, struct reporter *rep, int opt)
 		break;
 	case OPT_REPORT:
 		o->report_path = optarg;
+		break;
+	case OPT_RPC_REPORT:
+		o->rpc_path = optarg;
 		break;
 	case OPT_WHERE:
 		ret = filter_add_where(&o->filter, optarg);
@@ -617,10 +631,13 @@ static int parse_options(int argc, char **argv, struct options *o,
 	return -1;
 }
 
-/* The files to read. */
+/* The files to read; with LABEL=TRACE arguments, whose host each is. */
 struct inputs {
 	char **paths;
 	size_t n, cap;
+	size_t *host_of;	/* per path: its host's index */
+	char *labels[LKET_MAX_HOSTS];
+	size_t nhosts;
 };
 
 static void inputs_free(struct inputs *in)
@@ -630,6 +647,64 @@ static void inputs_free(struct inputs *in)
 	for (i = 0; i < in->n; i++)
 		free(in->paths[i]);
 	free(in->paths);
+	free(in->host_of);
+	for (i = 0; i < in->nhosts; i++)
+		free(in->labels[i]);
+}
+
+/*
+ * LABEL=TRACE: the length of LABEL (letters, digits, _ - .), or 0 when
+ * arg is not one (no '=', another character, or a file of that name).
+ */
+static size_t label_len(const char *arg)
+{
+	size_t n = strspn(arg, "abcdefghijklmnopqrstuvwxyz"
+			  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.");
+	struct stat st;
+
+	if (!n || arg[n] != '=' || !stat(arg, &st))
+		return 0;
+	return n;
+}
+
+/* The host labelled by the first n bytes of arg, added if new; its index,
+ * or a negative errno. */
+static int host_index(struct inputs *in, const char *arg, size_t n)
+{
+	size_t i;
+
+	if (n > HOST_LABEL_MAX) {
+		fprintf(stderr, "lket-b2a: %.*s: a host label has at most %d characters\n",
+			(int)n, arg, HOST_LABEL_MAX);
+		return -EINVAL;
+	}
+	for (i = 0; i < in->nhosts; i++)
+		if (strlen(in->labels[i]) == n && !strncmp(in->labels[i], arg, n))
+			return (int)i;
+	if (in->nhosts == LKET_MAX_HOSTS) {
+		fprintf(stderr, "lket-b2a: at most %d hosts at once\n",
+			LKET_MAX_HOSTS);
+		return -EINVAL;
+	}
+	in->labels[i] = strndup(arg, n);
+	if (!in->labels[i])
+		return -ENOMEM;
+	in->nhosts++;
+	return (int)i;
+}
+
+/* The host of the paths from first on; 0 or -ENOMEM. */
+static int set_host(struct inputs *in, size_t first, size_t host)
+{
+	size_t *bigger = realloc(in->host_of, (in->cap ? in->cap : 1) *
+				 sizeof(*bigger));
+
+	if (!bigger)
+		return -ENOMEM;
+	in->host_of = bigger;
+	for (; first < in->n; first++)
+		in->host_of[first] = host;
+	return 0;
 }
 
 /* A folder argument: its per-CPU files; 0, or a negative errno. */
@@ -648,13 +723,42 @@ static int add_dir(struct inputs *in, const char *arg)
 	return -EINVAL;
 }
 
+/*
+ * What several hosts' traces cannot go into yet, refused; what their
+ * outputs need to know.  -1 to go on, or the exit status.
+ */
+static int check_hosts(struct options *o, const struct inputs *in)
+{
+	const char *opt;
+
+	if (!in->nhosts) {
+		if (!o->rpc_path)
+			return -1;
+		fprintf(stderr, "lket-b2a: --rpc-report needs the traces of a client and a server, each as LABEL=TRACE\n");
+		return 2;
+	}
+	opt = o->sqlite.path ? "-d" : o->pg.conninfo ? "--pg" :
+	      o->ctf_dir ? "--ctf" : o->summary ? "--stat" :
+	      o->report_path ? "--report" :
+	      o->filter.from.kind != BOUND_NONE ? "--from" :
+	      o->filter.to.kind != BOUND_NONE ? "--to" : NULL;
+	if (opt) {
+		fprintf(stderr, "lket-b2a: %s takes one trace for now, not several hosts' (LABEL=TRACE)\n",
+			opt);
+		return 2;
+	}
+	o->text.hosts = true;
+	return -1;
+}
+
 /* The arguments from argv[first] on as files; -1 to go on, or the exit
  * status. */
 static int collect_inputs(int argc, char **argv, int first,
 			  struct inputs *in)
 {
 	struct stat st;
-	int i, ret = 0;
+	int i, ret = 0, host = -1;
+	size_t before, labelled = 0;
 
 	if (first == argc) {
 		ret = expand_tail("stpd_cpu", "", &in->paths, &in->n, &in->cap);
@@ -665,7 +769,18 @@ static int collect_inputs(int argc, char **argv, int first,
 	}
 	for (i = first; i < argc && ret >= 0; i++) {
 		const char *arg = argv[i];
+		size_t n = label_len(arg);
 
+		if (n) {
+			host = host_index(in, arg, n);
+			if (host < 0) {
+				ret = host;
+				break;
+			}
+			labelled++;
+			arg += n + 1;
+		}
+		before = in->n;
 		if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
 			ret = add_dir(in, arg);
 		/* - (standard input), an existing file, else a prefix */
@@ -676,6 +791,12 @@ static int collect_inputs(int argc, char **argv, int first,
 		else if ((ret = expand_prefix(arg, &in->paths, &in->n,
 					      &in->cap)) == 0)
 			ret = add_path(&in->paths, &in->n, &in->cap, arg);
+		if (ret >= 0 && n)
+			ret = set_host(in, before, (size_t)host);
+	}
+	if (ret >= 0 && labelled && labelled != (size_t)(argc - first)) {
+		fprintf(stderr, "lket-b2a: with LABEL=TRACE arguments, every trace needs its host's label\n");
+		return 2;
 	}
 	if (ret == -EINVAL)
 		return 2;
@@ -686,7 +807,7 @@ static int collect_inputs(int argc, char **argv, int first,
 	return -1;
 }
 
-enum { OUT_DB, OUT_REPORT, OUT_TEXT, NFILES };
+enum { OUT_DB, OUT_REPORT, OUT_RPC, OUT_TEXT, NFILES };
 
 /* What a conversion did, for the exit status. */
 struct result {
@@ -696,6 +817,9 @@ struct result {
 	bool refused;		/* an output clashed: nothing was written */
 	bool no_files;		/* no input could be read */
 	struct convert_stats stats;
+	struct host_clock clocks[LKET_MAX_HOSTS];
+	size_t nclocks;		/* hosts whose clocks were aligned */
+	const char *no_host;	/* a host none of whose files was read */
 };
 
 /*
@@ -710,6 +834,7 @@ static int open_files(const struct options *o, struct file_out *files,
 
 	files[OUT_DB].path = o->sqlite.path;
 	files[OUT_REPORT].path = o->report_path;
+	files[OUT_RPC].path = o->rpc_path;
 	files[OUT_TEXT].path = strcmp(o->format, "none") ? o->out_path : NULL;
 	ret = check_clashes(files, NFILES, in->paths, in->n);
 	res->refused = ret != 0;
@@ -793,6 +918,43 @@ static int make_outputs(struct options *o, const struct file_out *files,
 	return ret;
 }
 
+/* Several hosts: their traces as one timeline, and the RPC report. */
+static int run_hosts(struct options *o, const struct inputs *in,
+		     struct reporter *rep, struct result *res,
+		     struct output *out, const struct file_out *files)
+{
+	struct host_trace hosts[LKET_MAX_HOSTS];
+	const char **paths = calloc(in->n ? in->n : 1, sizeof(*paths));
+	struct multihost_options mopt = { .filter = &o->filter };
+	size_t h, i, k = 0;
+	int ret = paths ? 0 : -ENOMEM;
+
+	for (h = 0; !ret && h < in->nhosts; h++) {
+		hosts[h].label = in->labels[h];
+		hosts[h].paths = paths + k;
+		for (i = 0; i < in->n; i++)
+			if (in->host_of[i] == h)
+				paths[k++] = in->paths[i];
+		hosts[h].npaths = (size_t)(paths + k - hosts[h].paths);
+	}
+	if (!ret && o->rpc_path)
+		ret = rpcreport_new(&mopt.rpc);
+	if (!ret)
+		ret = convert_hosts(hosts, in->nhosts, out, &rep->d,
+				    &res->stats, &mopt, res->clocks);
+	for (h = 0; ret == -ENOENT && h < in->nhosts; h++)
+		if (res->clocks[h].no_files)
+			res->no_host = in->labels[h];
+	res->nclocks = ret ? 0 : in->nhosts;
+	if (!ret && mopt.rpc) {
+		res->what = o->rpc_path;
+		ret = rpcreport_write(mopt.rpc, file_fd(&files[OUT_RPC]));
+	}
+	rpcreport_free(mopt.rpc);
+	free(paths);
+	return ret;
+}
+
 /* Convert into the outputs, write the report, put the files in place. */
 static void run(struct options *o, const struct inputs *in,
 		struct reporter *rep, struct result *res)
@@ -800,6 +962,7 @@ static void run(struct options *o, const struct inputs *in,
 	struct file_out files[NFILES] = {
 		[OUT_DB] = { .option = "-d" },
 		[OUT_REPORT] = { .option = "--report" },
+		[OUT_RPC] = { .option = "--rpc-report" },
 		[OUT_TEXT] = { .option = "-o" },
 	};
 	struct convert_options copt = { .filter = &o->filter };
@@ -813,7 +976,12 @@ static void run(struct options *o, const struct inputs *in,
 		ret = make_outputs(o, files, &out, res);
 	if (!ret && o->report_path)
 		ret = report_new(&copt.report);
-	if (!ret) {
+	if (!ret && in->nhosts) {
+		ret = run_hosts(o, in, rep, res, out, files);
+		failure = ret && out->ops->error ? out->ops->error(out) : NULL;
+		snprintf(res->failure, sizeof(res->failure), "%s",
+			 failure ? failure : "");
+	} else if (!ret) {
 		/* a terminal only: a log file gets no progress lines */
 		if (!rep->quiet && isatty(STDERR_FILENO)) {
 			copt.progress = show_progress;
@@ -847,6 +1015,36 @@ static void run(struct options *o, const struct inputs *in,
 	res->ret = ret;
 }
 
+/* How each host's clock was put on the first's: one line per host. */
+static void print_clocks(const struct inputs *in, const struct result *res)
+{
+	const struct host_clock *k;
+	size_t h;
+
+	for (h = 0; h < res->nclocks; h++) {
+		k = &res->clocks[h];
+		fprintf(stderr, "lket-b2a: host %s: ", in->labels[h]);
+		if (k->status == 1)
+			fprintf(stderr, "the reference clock\n");
+		else if (k->status)
+			fprintf(stderr, "offset %+lld ns (%s; %s)\n",
+				(long long)k->wall_diff,
+				k->wall ? "wall clock" : "none known",
+				k->status == -EDOM ?
+				"the RPC pairs contradict each other" :
+				"no RPC pairs");
+		else
+			fprintf(stderr, "offset %+.0f ns +- %.0f ns at %lld.%09lld, drift %+.2f ppm (%+.2f to %+.2f), from %zu RPCs (wall clock %+lld ns)\n",
+				(double)k->wall_diff + k->fit.offset,
+				k->fit.uncertainty,
+				(long long)(k->clock.pivot / 1000000000),
+				(long long)(k->clock.pivot % 1000000000),
+				k->fit.drift * 1e6, k->fit.drift_min * 1e6,
+				k->fit.drift_max * 1e6, k->fit.nlower,
+				(long long)k->wall_diff);
+	}
+}
+
 static int exit_status(const struct options *o, const struct reporter *rep,
 		       const struct result *res)
 {
@@ -857,6 +1055,11 @@ static int exit_status(const struct options *o, const struct reporter *rep,
 		return 2;
 	if (res->no_files) {
 		fprintf(stderr, "lket-b2a: no trace file could be read\n");
+		return 2;
+	}
+	if (res->no_host) {
+		fprintf(stderr, "lket-b2a: host %s: no trace file could be read\n",
+			res->no_host);
 		return 2;
 	}
 	if (res->ret == -ENODATA) {
@@ -900,8 +1103,12 @@ int main(int argc, char **argv)
 	status = parse_options(argc, argv, &o, &rep);
 	if (status < 0)
 		status = collect_inputs(argc, argv, optind, &in);
+	if (status < 0)
+		status = check_hosts(&o, &in);
 	if (status < 0) {
 		run(&o, &in, &rep, &res);
+		if (!rep.quiet)
+			print_clocks(&in, &res);
 		status = exit_status(&o, &rep, &res);
 	}
 	inputs_free(&in);

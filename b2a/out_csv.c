@@ -5,6 +5,8 @@
  *
  *   time,cpu,tid,pid,comm,event,fields
  *
+ * or, with several hosts, eight: time,host,cpu,...
+ *
  * Events of different kinds have different fields, so they share one
  * cell, "name=value name=value ..." (outfmt_fields()): any CSV reader gets
  * every value, and the row's shape never depends on the event.  Cells are
@@ -21,6 +23,7 @@
 
 #define CSV_BUFFER	(1u << 20)
 #define CSV_HEADER	"time,cpu,tid,pid,comm,event,fields\n"
+#define CSV_HEADER_HOSTS "time,host,cpu,tid,pid,comm,event,fields\n"
 
 struct csv {
 	struct line_output lo;	/* first: the output is freed through it */
@@ -35,10 +38,14 @@ static int csv_header(struct csv *c)
 
 	if (c->header_done)
 		return 0;
-	ret = outbuf_room(&c->lo.ob, sizeof(CSV_HEADER));
+	ret = outbuf_room(&c->lo.ob, sizeof(CSV_HEADER_HOSTS));
 	if (ret)
 		return ret;
-	outbuf_mem(&c->lo.ob, CSV_HEADER, sizeof(CSV_HEADER) - 1);
+	if (c->lo.opt.hosts)
+		outbuf_mem(&c->lo.ob, CSV_HEADER_HOSTS,
+			   sizeof(CSV_HEADER_HOSTS) - 1);
+	else
+		outbuf_mem(&c->lo.ob, CSV_HEADER, sizeof(CSV_HEADER) - 1);
 	c->header_done = true;
 	return 0;
 }
@@ -48,7 +55,8 @@ static int csv_event(struct output *o, const struct event *ev,
 {
 	struct csv *c = (struct csv *)o;
 	size_t fields = outfmt_fields_room(ev);
-	size_t room = 512 + 2 * 5 * PROC_COMM_LEN + 2 * fields;
+	size_t room = 512 + HOST_LABEL_MAX + 2 * 5 * PROC_COMM_LEN +
+		      2 * fields;
 	char *p, *e;
 	int ret;
 
@@ -64,6 +72,7 @@ static int csv_event(struct output *o, const struct event *ev,
 	if (ret)
 		return ret;
 	p = timefmt_put(&c->lo.time, c->lo.ob.p, ev->rec->timestamp);
+	p = put_host(p, ev->host, ',');
 	*p++ = ',';
 	p = fmt_u64(p, ev->cpu);
 	*p++ = ',';
@@ -98,6 +107,7 @@ static int csv_lost(struct output *o, const struct seq_gap *g)
 	if (ret)
 		return ret;
 	p = timefmt_put(&c->lo.time, c->lo.ob.p, g->after_ts);
+	p = put_host(p, g->host, ',');
 	*p++ = ',';
 	if (g->cpu >= 0)
 		p = fmt_u64(p, (uint64_t)g->cpu);

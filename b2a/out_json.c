@@ -2,7 +2,7 @@
 /*
  * out_json.c - JSON Lines: one object per event (format in lket-b2a(1)):
  *
- *   {"ts":N,"time":"...","cpu":N,"tid":N,"pid":N,"comm":"...",
+ *   {"ts":N,"time":"...",["host":"...",]"cpu":N,"tid":N,"pid":N,"comm":"...",
  *    "event":"...","fields":{"name":value,...}[,"raw":"hex"]}
  *
  * Field names and values come from the trace's metadata; values as
@@ -36,6 +36,17 @@ static char *put_time(struct json *j, char *p, uint64_t ts)
 	return p;
 }
 
+/* ,"host":"LABEL" with several hosts (labels need no escaping) */
+static char *put_json_host(char *p, const char *host)
+{
+	if (!host)
+		return p;
+	p = put_lit(p, ",\"host\":");
+	p = put_host(p, host, '"');
+	*p++ = '"';
+	return p;
+}
+
 static int json_event(struct output *o, const struct event *ev,
 		      const struct proc *proc)
 {
@@ -56,6 +67,7 @@ static int json_event(struct output *o, const struct event *ev,
 	p = j->lo.ob.p;
 	*p++ = '{';
 	p = put_time(j, p, ev->rec->timestamp);
+	p = put_json_host(p, ev->host);
 	p = put_lit(p, ",\"cpu\":");
 	p = fmt_u64(p, ev->cpu);
 	p = put_lit(p, ",\"tid\":");
@@ -120,6 +132,7 @@ static int json_lost(struct output *o, const struct seq_gap *g)
 	p = j->lo.ob.p;
 	*p++ = '{';
 	p = put_time(j, p, g->after_ts);
+	p = put_json_host(p, g->host);
 	p = put_lit(p, ",\"cpu\":");
 	if (g->cpu >= 0)
 		p = fmt_u64(p, (uint64_t)g->cpu);

@@ -4,6 +4,11 @@
  *
  *   TIME CPU TID PID COMM EVENT name=value ...
  *
+ * and with several hosts, each event's host label after the time (after
+ * --delta's), before the CPU:
+ *
+ *   TIME HOST CPU TID PID COMM EVENT name=value ...
+ *
  * Numbers are formatted by hand and lines built straight in the output
  * buffer: this is the converter's hot path.
  */
@@ -23,6 +28,7 @@
 
 struct proc_text {
 	uint32_t tid, gen;	/* gen 0: the thread's process is unknown */
+	const char *host;	/* tids of several hosts are different threads */
 	uint8_t len;
 	char text[OUTBUF_NUM_MAX * 2 + 4 * PROC_COMM_LEN + 8];
 };
@@ -36,13 +42,13 @@ struct text {
 
 /* " tid pid comm": the same for most lines of a thread, so kept ready. */
 static char *put_proc(struct text *t, char *p, uint32_t tid,
-		      const struct proc *proc)
+		      const char *host, const struct proc *proc)
 {
 	struct proc_text *c = &t->procs[tid % PROC_CACHE];
 	uint32_t gen = proc ? proc->gen : 0;
 	char *e;
 
-	if (c->tid != tid || c->gen != gen || !c->len) {
+	if (c->tid != tid || c->gen != gen || c->host != host || !c->len) {
 		e = c->text;
 		*e++ = ' ';
 		e = fmt_u64(e, tid);
@@ -60,6 +66,7 @@ static char *put_proc(struct text *t, char *p, uint32_t tid,
 		}
 		c->tid = tid;
 		c->gen = gen;
+		c->host = host;
 		c->len = (uint8_t)(e - c->text);
 	}
 	memcpy(p, c->text, sizeof(c->text));
@@ -97,7 +104,7 @@ static int text_event(struct output *o, const struct event *ev,
 	/* a bound, not a count: every record byte yields at most 4
 	 * characters of a string, every value at most its prefix and a
 	 * number */
-	size_t room = 96 + OUTFMT_TIME_MAX + OUTFMT_NAME_MAX + META_NAME_PAD +
+	size_t room = 96 + HOST_LABEL_MAX + OUTFMT_TIME_MAX + OUTFMT_NAME_MAX + META_NAME_PAD +
 		      sizeof(t->procs[0].text) + 4 * ev->rec->size +
 		      (size_t)ev->nvalues * (FIELD_PREFIX_PAD + OUTBUF_NUM_MAX);
 	char *p;
@@ -114,9 +121,10 @@ static int text_event(struct output *o, const struct event *ev,
 	p = timefmt_put(&t->lo.time, t->lo.ob.p, ev->rec->timestamp);
 	if (t->lo.opt.delta)
 		p = put_delta(t, p, ev->rec->timestamp);
+	p = put_host(p, ev->host, ' ');
 	*p++ = ' ';
 	p = fmt_u64(p, ev->cpu);
-	p = put_proc(t, p, ev->tid, proc);
+	p = put_proc(t, p, ev->tid, ev->host, proc);
 	*p++ = ' ';
 	p = outfmt_event_name(p, ev, t->lo.opt.ids, t->lo.opt.no_names);
 
@@ -159,6 +167,7 @@ static int text_lost(struct output *o, const struct seq_gap *g)
 	/* a gap is no event: no delta, and the next is the event's before */
 	if (t->lo.opt.delta)
 		p = put_lit(p, " -");
+	p = put_host(p, g->host, ' ');
 	/* the CPU when known (format version 2); TID PID and, unless -C,
 	 * COMM: none of them */
 	*p++ = ' ';

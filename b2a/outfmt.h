@@ -57,6 +57,19 @@ int line_output_finish(struct output *o);
 /* Frees what line_output_new() allocated, for outputs that add to it. */
 void line_output_free(struct output *o);
 
+/* " host" if the event has one (HOST_LABEL_MAX + 1 bytes), else nothing. */
+static inline char *put_host(char *p, const char *host, char sep)
+{
+	size_t n;
+
+	if (!host)
+		return p;
+	n = strlen(host);
+	*p++ = sep;
+	memcpy(p, host, n);
+	return p + n;
+}
+
 /* Copy the literal s to p (strlen of a literal folds to a constant). */
 static inline char *put_lit(char *p, const char *s)
 {

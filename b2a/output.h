@@ -88,7 +88,11 @@ struct text_options {
 	bool no_names;		/* group:hook instead of the event name */
 	bool no_comm;		/* leave the process name out */
 	bool delta;		/* text: time since the previous event */
+	bool hosts;		/* events carry a host label (CSV: its column) */
 };
+
+/* A host label: letters, digits, '_', '-', '.'; at most this long. */
+#define HOST_LABEL_MAX	32
 
 /* The lket.out writer; fd stays open. */
 int output_text_new(struct output **o, int fd, const struct text_options *opt);

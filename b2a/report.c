@@ -631,7 +631,7 @@ static uint64_t rank(const uint64_t *v, size_t n, unsigned int pct)
 	return v[k ? k - 1 : 0];
 }
 
-static void sum_up(struct latency *l, uint64_t *v, size_t n)
+void latency_sum_up(struct latency *l, uint64_t *v, size_t n)
 {
 	size_t i;
 	int b;
@@ -732,7 +732,7 @@ int report_finish(struct report *r)
 		l->unmatched_begin = lb->unmatched_begin;
 		l->unmatched_end = lb->unmatched_end;
 		l->negative = lb->negative;
-		sum_up(l, all, n);
+		latency_sum_up(l, all, n);
 	}
 	for (j = 0; j < r->naccs; j++) {
 		l = &r->out[r->nout++];
@@ -740,7 +740,7 @@ int report_finish(struct report *r)
 		l->per_process = true;
 		l->pid = r->accs[j].pid;
 		memcpy(l->comm, r->accs[j].comm, sizeof(l->comm));
-		sum_up(l, r->accs[j].v, r->accs[j].n);
+		latency_sum_up(l, r->accs[j].v, r->accs[j].n);
 	}
 	ret = 0;
 out:
@@ -764,8 +764,7 @@ const struct latency *report_get(const struct report *r, size_t i)
 
 #define REPORT_BUFFER	8192
 
-/* ns as microseconds with three decimals: exact */
-static void w_us(struct outbuf *w, uint64_t ns)
+void report_put_us(struct outbuf *w, uint64_t ns)
 {
 	outbuf_printf(w, " %14llu.%03llu", (unsigned long long)(ns / 1000),
 		 (unsigned long long)(ns % 1000));
@@ -845,13 +844,13 @@ int report_write(const struct report *r, int fd)
 			w_comm(w, l->comm);
 		}
 		outbuf_printf(w, " %10llu", (unsigned long long)l->count);
-		w_us(w, l->total);
-		w_us(w, l->min);
-		w_us(w, l->mean);
-		w_us(w, l->p50);
-		w_us(w, l->p90);
-		w_us(w, l->p99);
-		w_us(w, l->max);
+		report_put_us(w, l->total);
+		report_put_us(w, l->min);
+		report_put_us(w, l->mean);
+		report_put_us(w, l->p50);
+		report_put_us(w, l->p90);
+		report_put_us(w, l->p99);
+		report_put_us(w, l->max);
 		if (!l->per_process)
 			outbuf_printf(w, " %llu/%llu",
 				 (unsigned long long)l->unmatched_begin,

@@ -69,4 +69,13 @@ const struct latency *report_get(const struct report *r, size_t i);
 /* The text report (format in lket-b2a(1)). */
 int report_write(const struct report *r, int fd);
 
+/*
+ * What other reports share: v (n latencies, sorted here) summed up into
+ * l's count, total, min, mean, p50, p90, p99, max and histogram; and a
+ * time in the reports' column, ns as microseconds with three decimals.
+ */
+void latency_sum_up(struct latency *l, uint64_t *v, size_t n);
+struct outbuf;
+void report_put_us(struct outbuf *w, uint64_t ns);
+
 #endif

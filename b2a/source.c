@@ -482,7 +482,9 @@ static void on_gap(void *ctx, const struct seq_gap *gap)
 		snprintf(cpu, sizeof(cpu), " of CPU %d", g->cpu);
 	if (g->records)
 		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
-		      "%llu records%s dropped by the tracer, its buffers full, between %llu.%09llu and %llu.%09llu",
+		      "%s%s%s%llu records%s dropped by the tracer, its buffers full, between %llu.%09llu and %llu.%09llu",
+		      c->host ? "host " : "", c->host ? c->host : "",
+		      c->host ? ": " : "",
 		      (unsigned long long)g->records, cpu,
 		      (unsigned long long)(g->after_ts / 1000000000),
 		      (unsigned long long)(g->after_ts % 1000000000),
@@ -490,7 +492,9 @@ static void on_gap(void *ctx, const struct seq_gap *gap)
 		      (unsigned long long)(g->before_ts % 1000000000));
 	else
 		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
-		      "lost %llu flushes%s (sequence %u to %u) between %llu.%09llu and %llu.%09llu",
+		      "%s%s%slost %llu flushes%s (sequence %u to %u) between %llu.%09llu and %llu.%09llu",
+		      c->host ? "host " : "", c->host ? c->host : "",
+		      c->host ? ": " : "",
 		      (unsigned long long)(g->last - g->first) + 1, cpu,
 		      g->first, g->last,
 		      (unsigned long long)(g->after_ts / 1000000000),

@@ -35,6 +35,15 @@
  *   moved   process and SCSI events under IDs of their own (groups 40
  *           and 41), fields added and dropped: a trace whose catalogue
  *           differs, decoded by its metadata and known by its names
+ *   rpc     two hosts, an NFS client and its server, EVENTS RPCs 250 ms
+ *           apart: PREFIX-client_N and PREFIX-server_N.  The server's
+ *           clock runs 40 ppm fast and its header's wall-clock offset is
+ *           1.5 ms off; the call takes 30-180 us each way, the server
+ *           10-410 us.  The last call is never answered, and the server
+ *           answers one call of another client.  Both hosts have a thread
+ *           700 (dd on the client, nfsd on the server).  Prints the truth
+ *           on standard output: "clocks C0 S0 PPM", the client's clock
+ *           C0 + T and the server's S0 + T * (1 + PPM / 1e6) at true time T
  * -f  framing (default v4, SystemTap 4.7-4.9); -s  the other byte order;
  * -p  each CPU numbers its own flushes (format version 2, the patched
  *     runtime); without it one counter numbers them all (version 1).
@@ -248,12 +257,15 @@ static void event_ex(int cpu, uint64_t ts, uint32_t tid, bool lose,
  * process), as if their registrations were lost. */
 static bool no_meta_1_2;
 
+/* The trace header's: wall-clock ns = timestamp + wall_offset. */
+static int64_t wall_offset = 1764421200000000000ll;
+
 static void trace_header(uint64_t ts)
 {
 	event(0, ts, 900, "lket.trace_header",
 	      I(per_cpu_seq ? LKET_FORMAT_VERSION :
 		LKET_FORMAT_VERSION_GLOBAL_SEQ),
-	      I(LKET_BYTE_ORDER_MARK), "mono", I(1764421200000000000ll),
+	      I(LKET_BYTE_ORDER_MARK), "mono", I(wall_offset),
 	      I(NCPU), LKET_KERNEL_RELEASE);
 }
 
@@ -655,6 +667,104 @@ static void tasks(void)
 
 static long nr_events = 1000000;
 
+static const char *out_prefix;
+static void open_files(const char *suffix);
+static void close_files(void);
+
+/* One RPC of the rpc kind, in true time (ns). */
+struct rpc {
+	uint64_t execute, process, send, release;
+	uint32_t xid, proc;
+};
+
+#define RPC_C0	1000000000ull		/* the client's clock at T = 0 */
+#define RPC_S0	7300000000ull		/* the server's */
+#define RPC_PPM	40			/* the server's clock runs fast */
+#define RPC_WALL_ERROR	1500000ll	/* the server's header is off */
+#define RPC_WALL	1764421200000000000ll	/* wall clock at T = 0 */
+
+static uint64_t server_clock(uint64_t t)
+{
+	return RPC_S0 + t + t * RPC_PPM / 1000000;
+}
+
+static void rpc_client(const struct rpc *r, long n)
+{
+	long i;
+
+	wall_offset = RPC_WALL - (int64_t)RPC_C0;
+	metadata(RPC_C0);
+	event(0, RPC_C0, 900, "process.snapshot", I(700), I(700), I(1), "dd");
+	for (i = 0; i < n; i++) {
+		int cpu = (int)(i & 1);
+
+		event(cpu, RPC_C0 + r[i].execute, 700,
+		      "sunrpc.sched.execute.entry", I(r[i].xid), I(100003),
+		      I(3), I(6), I(i + 1), I(0x80));
+		/* the last call is never answered */
+		if (i + 1 < n)
+			event(cpu, RPC_C0 + r[i].release, 700,
+			      "sunrpc.sched.release_task.entry", I(r[i].xid),
+			      I(100003), I(3), I(6), I(0x80));
+	}
+}
+
+static void rpc_server(const struct rpc *r, long n)
+{
+	long i;
+
+	wall_offset = RPC_WALL - (int64_t)RPC_S0 + RPC_WALL_ERROR;
+	metadata(RPC_S0);
+	event(0, RPC_S0, 900, "process.snapshot", I(700), I(700), I(2), "nfsd");
+	/* a call of another client, which this one never made */
+	event(0, server_clock(100), 700, "sunrpc.svc.process.entry", "nfsd",
+	      I(100003), I(0xa9fe0009), I(0x11110000), I(100003), I(3), I(1));
+	event(0, server_clock(5100), 700, "sunrpc.svc.send.entry", "nfsd",
+	      I(0xa9fe0009), I(0x11110000), I(100003), I(3), I(1));
+	for (i = 0; i + 1 < n; i++) {
+		int cpu = (int)((i >> 1) & 1);
+
+		event(cpu, server_clock(r[i].process), 700,
+		      "sunrpc.svc.process.entry", "nfsd", I(100003),
+		      I(0xa9fe0001), I(r[i].xid), I(100003), I(3),
+		      I(r[i].proc));
+		event(cpu, server_clock(r[i].send), 700,
+		      "sunrpc.svc.send.entry", "nfsd", I(0xa9fe0001),
+		      I(r[i].xid), I(100003), I(3), I(r[i].proc));
+	}
+}
+
+/* An NFS client's calls and its server's halves, on two hosts. */
+static void rpc(void)
+{
+	static const uint32_t procs[] = { 1, 3, 6, 7 };
+	uint64_t state = 88172645463325252ull;
+	struct rpc *r = calloc((size_t)nr_events + 1, sizeof(*r));
+	long i;
+
+	if (!r)
+		exit(1);
+	for (i = 0; i < nr_events; i++) {
+		state ^= state << 13;
+		state ^= state >> 7;
+		state ^= state << 17;
+		r[i].xid = 0x5a3c0000u + (uint32_t)i;
+		r[i].proc = procs[(state >> 40) % 4];
+		r[i].execute = 1000000 + (uint64_t)i * 250000000 +
+			       (state >> 8) % 200000;
+		r[i].process = r[i].execute + 30000 + (state >> 20) % 150000;
+		r[i].send = r[i].process + 10000 + (state >> 32) % 400000;
+		r[i].release = r[i].send + 30000 + (state >> 44) % 150000;
+	}
+	rpc_client(r, nr_events);
+	close_files();
+	open_files("-server");
+	rpc_server(r, nr_events);
+	free(r);
+	printf("clocks %llu %llu %d\n", (unsigned long long)RPC_C0,
+	       (unsigned long long)RPC_S0, RPC_PPM);
+}
+
 static void make_golden(void)
 {
 	golden(false);
@@ -695,14 +805,40 @@ static const struct trace_kind {
 	{ "syscalls", make_syscalls }, { "strings", strings },
 	{ "latency", latency }, { "backwards", backwards },
 	{ "dbnames", dbnames }, { "many", make_many }, { "moved", moved },
-	{ "tasks", tasks },
+	{ "tasks", tasks }, { "rpc", rpc },
 };
+
+static void open_files(const char *suffix)
+{
+	char path[4096];
+	int cpu;
+
+	for (cpu = 0; cpu < NCPU; cpu++) {
+		snprintf(path, sizeof(path), "%s%s_%d", out_prefix, suffix, cpu);
+		files[cpu] = fopen(path, "wb");
+		if (!files[cpu]) {
+			perror(path);
+			exit(1);
+		}
+		setvbuf(files[cpu], NULL, _IOFBF, 1 << 20);
+	}
+}
+
+static void close_files(void)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < NCPU; cpu++)
+		if (fclose(files[cpu])) {
+			perror("lket-gen");
+			exit(1);
+		}
+}
 
 int main(int argc, char **argv)
 {
 	const struct trace_kind *kind;
-	char path[4096];
-	int opt, cpu;
+	int opt;
 
 	while ((opt = getopt(argc, argv, "f:psn:")) != -1) {
 		switch (opt) {
@@ -734,20 +870,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "\n");
 		return 2;
 	}
-	for (cpu = 0; cpu < NCPU; cpu++) {
-		snprintf(path, sizeof(path), "%s_%d", argv[optind + 1], cpu);
-		files[cpu] = fopen(path, "wb");
-		if (!files[cpu]) {
-			perror(path);
-			return 1;
-		}
-		setvbuf(files[cpu], NULL, _IOFBF, 1 << 20);
-	}
+	out_prefix = argv[optind + 1];
+	open_files(kind->make == rpc ? "-client" : "");
 	kind->make();
-	for (cpu = 0; cpu < NCPU; cpu++)
-		if (fclose(files[cpu])) {
-			perror("lket-gen");
-			return 1;
-		}
+	close_files();
 	return 0;
 }

@@ -188,11 +188,60 @@ case_quiet()    { $gen golden t; echo -q --event process.fork t; }
 case_version()  { echo --version; }
 case_badopt()   { $gen golden t; echo --x t; }
 case_badopt_arg() { $gen golden t; echo t --pid; }
+# Two hosts, an NFS client and its server (lket-gen rpc): one timeline,
+# each line with its host; the server's clock runs 40 ppm fast and its
+# header is 1.5 ms off.  rpc-check: no server receives a call before its
+# client sent it, the offset found is within its uncertainty of the
+# truth (lket-gen's), the drift within its range
+case_hosts()    {
+	$gen -n 40 rpc t > truth && touch rpc-check
+	echo --rpc-report rpc client=t-client server=t-server; }
+case_hosts_json() { $gen -n 3 rpc t > truth; echo -f json client=t-client server=t-server; }
+case_hosts_csv() { $gen -n 3 rpc t > truth; echo -f csv -t rel server=t-server client=t-client; }
+# no RPCs: the wall clocks; the same thread IDs on both, each named by
+# its own host's processes; a host's lost flushes on its line
+case_hosts_nopairs() { $gen golden a && $gen -s golden b; echo a=a b=b; }
+case_hosts_folder() {
+	mkdir c s && $gen -n 3 rpc t > truth && mv t-client_* c && mv t-server_* s
+	echo --event 'sunrpc.svc*' server=s client=c; }
+# what takes one trace for now, and labels missing
+case_hosts_stat() { $gen -n 3 rpc t > truth; echo --stat client=t-client server=t-server; }
+case_hosts_unlabelled() { $gen -n 3 rpc t > truth; echo client=t-client t-server; }
+case_hosts_nofiles() { $gen -n 3 rpc t > truth; echo client=t-client server=nosuch; }
+case_rpc_report_one() { $gen golden t; echo --rpc-report rpc t; }
 case_report_stdout() { $gen latency t; echo -o - --report - --event syscall.entry --pid 5001 t; }
+
+# Two hosts' lket.out and standard error against lket-gen rpc's truth.
+rpc_check() {
+	awk '
+	$7 == "sunrpc.sched.execute.entry" {
+		for (i = 8; i <= NF; i++) if ($i ~ /^xid=/) sent[substr($i, 5)] = NR; calls++ }
+	$7 == "sunrpc.svc.process.entry" {
+		for (i = 8; i <= NF; i++) if ($i ~ /^rq_xid=/) {
+			x = substr($i, 8); got++
+			if (x in sent) matched++
+			if (x in sent && sent[x] > NR) early++ } }
+	END { printf "%d calls, %d received, %d of them matched, %d received before sent\n",
+		calls, got, matched, early + 0 }' lket.out
+	awk -v truth="$(cat truth)" '
+	/host server: offset .* at / {
+		split(truth, t, " "); c0 = t[2]; s0 = t[3]; ppm = t[4]
+		off = $5 + 0; unc = $8 + 0; at = $11; sub(/,$/, "", at)
+		s = at * 1e9; tt = (s - s0) / (1 + ppm / 1e6)
+		want = c0 + tt - s
+		d = $14; lo = $15; hi = $17; sub(/^\(/, "", lo); sub(/\)/, "", hi)
+		dt = -ppm / (1 + ppm / 1e6)
+		printf "offset within the uncertainty of the truth: %s\n",
+			(off - want <= unc && want - off <= unc) ? "yes" : "NO"
+		printf "uncertainty under 100 us (one way takes 30 to 180 us): %s\n",
+			unc < 100000 ? "yes" : "NO"
+		printf "true drift within the range found: %s\n",
+			(lo + 0 <= dt && dt <= hi + 0) ? "yes" : "NO" }' stderr
+}
 
 # What a case wrote besides lket.out.
 extras() {
-	for f in report lket.json lket.csv; do
+	for f in report rpc lket.json lket.csv; do
 		if [ -f $f ]; then echo "--- $f"; cat $f; fi
 	done
 	if [ -f t.db ] && command -v sqlite3 > /dev/null; then
@@ -216,6 +265,7 @@ extras() {
 		cksum $(awk '{ print $3 }' keep) | diff keep - && echo unchanged
 	fi
 	if [ -e ./- ]; then echo "--- a file named -"; fi
+	if [ -f rpc-check ]; then echo "--- rpc-check"; rpc_check; fi
 	ls | grep tmp- || true
 }
 

@@ -18,6 +18,7 @@ static uint64_t next_rand(void)
 struct truth {
 	double offset, drift;
 	int64_t t0;
+	int64_t spacing;	/* between RPCs, ns */
 };
 
 static double correction(const struct truth *tr, int64_t t)
@@ -26,7 +27,7 @@ static double correction(const struct truth *tr, int64_t t)
 }
 
 /*
- * n RPCs as the server sees them, every 1 ms from t0: the call arrives
+ * n RPCs as the server sees them, every tr->spacing from t0: the call arrives
  * w1 after the client sent it, the reply w2 after the server sent it
  * (20..220 us each way), the server takes 5..105 us.
  */
@@ -39,7 +40,7 @@ static void rpcs(struct align *a, const struct truth *tr, int n)
 		int64_t w1 = 20000 + (int64_t)(next_rand() % 200000);
 		int64_t w2 = 20000 + (int64_t)(next_rand() % 200000);
 
-		process = tr->t0 + (int64_t)i * 1000000 +
+		process = tr->t0 + (int64_t)i * tr->spacing +
 			  (int64_t)(next_rand() % 1000);
 		send = process + 5000 + (int64_t)(next_rand() % 100000);
 		/* client's send: the correction at process, less w1 */
@@ -78,16 +79,16 @@ static void check_truth(const struct truth *tr, int n, double max_unc)
 /* Two seconds apart, no drift. */
 static void test_offset(void **state)
 {
-	const struct truth tr = { -2000001234.0, 0, 5000000000ll };
+	const struct truth tr = { -2000001234.0, 0, 5000000000ll, 1000000 };
 
 	(void)state;
 	check_truth(&tr, 1000, 25000);
 }
 
-/* 50 ppm over a second: 50 us, more than a wire time; still found. */
+/* 50 ppm over ten seconds: 500 us, more than a wire time; found. */
 static void test_drift(void **state)
 {
-	const struct truth tr = { 3000000.5, 50e-6, 1000000000ll };
+	const struct truth tr = { 3000000.5, 50e-6, 1000000000ll, 10000000 };
 
 	(void)state;
 	check_truth(&tr, 1000, 25000);
@@ -95,7 +96,7 @@ static void test_drift(void **state)
 
 static void test_negative_drift(void **state)
 {
-	const struct truth tr = { 17.0, -120e-6, 42 };
+	const struct truth tr = { 17.0, -120e-6, 42, 10000000 };
 
 	(void)state;
 	check_truth(&tr, 400, 25000);
@@ -117,6 +118,24 @@ static void test_interval(void **state)
 	assert_int_equal(r.pivot, 500);
 	assert_true(r.offset >= 20 && r.offset <= 30);
 	assert_true(r.uncertainty >= 5 && r.uncertainty < 6);
+	align_free(&a);
+}
+
+/* Pairs close in time do not bound the drift: no drift is assumed. */
+static void test_drift_open(void **state)
+{
+	struct align a;
+	struct align_result r;
+
+	(void)state;
+	align_init(&a);
+	assert_int_equal(align_add(&a, 0, 100, false), 0);
+	assert_int_equal(align_add(&a, 10, 300, true), 0);
+	assert_int_equal(align_fit(&a, &r), 0);
+	assert_true(r.drift == 0);
+	assert_true(r.drift_min <= -ALIGN_MAX_DRIFT * 0.999);
+	assert_true(r.drift_max >= ALIGN_MAX_DRIFT * 0.999);
+	assert_true(r.offset >= 100 && r.offset <= 300);
 	align_free(&a);
 }
 
@@ -173,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_drift),
 		cmocka_unit_test(test_negative_drift),
 		cmocka_unit_test(test_interval),
+		cmocka_unit_test(test_drift_open),
 		cmocka_unit_test(test_contradiction),
 		cmocka_unit_test(test_drift_too_large),
 		cmocka_unit_test(test_no_pairs),

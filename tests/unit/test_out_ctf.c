@@ -83,7 +83,7 @@ static void test_metadata(void **state)
 		.first = 3, .last = 4, .after_ts = 5000000002ull, .cpu = 0,
 	};
 	struct output *o;
-	struct event ev;
+	struct event ev = { 0 };
 	char text[8192];
 	uint8_t data[512];
 	uint32_t magic;

@@ -51,7 +51,7 @@ static void run(int (*make)(struct output **, int, const struct text_options *),
 		.first = 3, .last = 4, .after_ts = 5000000002ull, .cpu = -1,
 	};
 	struct output *o;
-	struct event ev;
+	struct event ev = { 0 };
 	char path[256], text[2048];
 	ssize_t n;
 	int fd;

@@ -116,7 +116,7 @@ static void sink_event(struct sink *k, const uint8_t *rec,
 		       const struct proc *proc)
 {
 	struct stream s = { .swap = host_big_endian() };
-	struct event ev;
+	struct event ev = { 0 };
 
 	s.rec.data = rec;
 	s.rec.size = stream_u16(&s, rec + 2);

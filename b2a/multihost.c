@@ -34,15 +34,14 @@ static int scan_host(const struct host_trace *h, struct scan *sc)
 		.scan_want = rpc_events(),
 	};
 	struct source *src;
-	uint64_t key;
 	int ret;
 
 	ret = source_new(&src, NULL, &quiet, &stats, &sopt);
 	if (ret)
 		return ret;
 	ret = source_open(src, h->paths, h->npaths);
-	while (!ret && source_peek(src, &key))
-		ret = source_step(src);
+	if (!ret)
+		ret = source_scan(src);
 	sc->no_files = ret == -ENOENT;
 	sc->have_header = source_info(src)->have_header;
 	sc->wall_offset = source_info(src)->wall_offset;

@@ -731,6 +731,30 @@ int source_step(struct source *c)
 	return 0;
 }
 
+int source_scan(struct source *c)
+{
+	struct stream *s;
+	size_t i;
+	int ret = 0;
+
+	/* the heap holds every stream with a record left, in no order */
+	for (i = 0; !ret && i < c->m.n; i++) {
+		s = c->m.heap[i];
+		do {
+			if (LKET_ID_GROUP(s->rec.id) == LKET_GROUP_LKET)
+				apply_meta(c, s);
+			else
+				ret = scan_record(c, s);
+		} while (!ret && !c->error && (ret = stream_next(s)) == 1);
+		if (ret == 1 || ret == 0)
+			ret = c->error;
+		else if (ret < 0 && ret != -ENOMEM)
+			ret = 0;	/* a read error: the second pass says it */
+	}
+	c->m.n = 0;
+	return ret;
+}
+
 void source_progress(const struct source *c, uint64_t *done, uint64_t *total)
 {
 	size_t i;

@@ -76,6 +76,12 @@ int source_open(struct source *s, const char *const *paths, size_t npaths);
 bool source_peek(const struct source *s, uint64_t *key);
 /* Decode the next record and hand it on; 0 or a negative errno. */
 int source_step(struct source *s);
+/*
+ * Scan mode, instead of the steps: each file's records in file order,
+ * not merged (the caller sorts what it wants), flush numbers unchecked;
+ * the fast way to find a few kinds of event.
+ */
+int source_scan(struct source *s);
 /* Bytes read so far, and the files' total (0: not known). */
 void source_progress(const struct source *s, uint64_t *done,
 		     uint64_t *total);

@@ -730,6 +730,8 @@ static int add_dir(struct inputs *in, const char *arg)
 static int check_hosts(struct options *o, const struct inputs *in)
 {
 	const char *opt;
+	struct stat st;
+	size_t i;
 
 	if (!in->nhosts) {
 		if (!o->rpc_path)
@@ -747,6 +749,14 @@ static int check_hosts(struct options *o, const struct inputs *in)
 			opt);
 		return 2;
 	}
+	/* read twice: once for the RPCs, once for the events */
+	for (i = 0; i < in->n; i++)
+		if (!strcmp(in->paths[i], "-") ||
+		    (!stat(in->paths[i], &st) && !S_ISREG(st.st_mode))) {
+			fprintf(stderr, "lket-b2a: %s: several hosts' traces are read twice: regular files only, no pipe\n",
+				in->paths[i]);
+			return 2;
+		}
 	o->text.hosts = true;
 	return -1;
 }

@@ -208,6 +208,7 @@ case_hosts_folder() {
 case_hosts_stat() { $gen -n 3 rpc t > truth; echo --stat client=t-client server=t-server; }
 case_hosts_unlabelled() { $gen -n 3 rpc t > truth; echo client=t-client t-server; }
 case_hosts_nofiles() { $gen -n 3 rpc t > truth; echo client=t-client server=nosuch; }
+case_hosts_pipe() { $gen -n 3 rpc t > truth && mkfifo p; echo client=t-client server=p; }
 case_rpc_report_one() { $gen golden t; echo --rpc-report rpc t; }
 case_report_stdout() { $gen latency t; echo -o - --report - --event syscall.entry --pid 5001 t; }
 

@@ -58,10 +58,11 @@ static inline int log_event(struct output *o, const struct event *ev,
 {
 	struct log_output *l = (struct log_output *)o;
 
-	log_line(l, "event %u:%u %llu cpu %u tid %u pid %d",
+	log_line(l, "event %u:%u %llu cpu %u tid %u pid %d%s%s",
 		 ev->group, ev->hook,
 		 (unsigned long long)ev->rec->timestamp, ev->cpu, ev->tid,
-		 proc ? proc->pid : -1);
+		 proc ? proc->pid : -1, ev->host ? " host " : "",
+		 ev->host ? ev->host : "");
 	return log_result(l, "event");
 }
 

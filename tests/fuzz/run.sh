@@ -17,6 +17,7 @@ clang -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 \
 	-o "$out/fuzz_b2a" tests/fuzz/fuzz_b2a.c \
 	b2a/diag.c b2a/stream.c b2a/seqtrack.c b2a/merge.c b2a/meta.c \
 	b2a/decode.c b2a/procmap.c b2a/outbuf.c b2a/out_text.c b2a/convert.c \
+	b2a/source.c \
 	b2a/outfmt.c b2a/filter.c b2a/report.c b2a/out_json.c b2a/out_csv.c \
 	b2a/out_sqlite.c b2a/sql.c b2a/stat.c -lsqlite3
 # seeds: each golden trace's two files, after a byte for each output the

@@ -44,7 +44,9 @@ struct text {
 static char *put_proc(struct text *t, char *p, uint32_t tid,
 		      const char *host, const struct proc *proc)
 {
-	struct proc_text *c = &t->procs[tid % PROC_CACHE];
+	/* the same tid on two hosts: two slots, most likely */
+	struct proc_text *c = &t->procs[(tid ^ (uint32_t)((uintptr_t)host >> 4)) %
+					PROC_CACHE];
 	uint32_t gen = proc ? proc->gen : 0;
 	char *e;
 

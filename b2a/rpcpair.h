@@ -13,9 +13,11 @@
  * A call executed again, or a request the server saw twice (a
  * retransmission), keeps its first execute, its last release, its first
  * process and its first send: the times that the order of events across
- * the hosts bounds whichever copy was answered.
+ * the hosts bounds whichever copy was answered.  Events may come in any
+ * order (file by file): each call and half is found by a hash of its xid
+ * and program.
  *
- * Memory: one entry per RPC event, 24 bytes, whatever the trace's size.
+ * Memory: per RPC, its call or half (24 bytes) and two hash slots.
  */
 #ifndef LKET_RPCPAIR_H
 #define LKET_RPCPAIR_H
@@ -38,15 +40,29 @@ struct rpc_serve {		/* a server's half */
 	uint64_t send;		/* first sunrpc.svc.send.entry; 0: none */
 };
 
-/* One host's RPC events, then (rpc_host_finish) its calls and halves,
- * sorted by xid and program. */
+/* Indexes + 1 into calls or serves by (xid, prog); 0: empty slot. */
+struct rpc_table {
+	uint32_t *slot;
+	uint32_t mask;		/* slots - 1, a power of two less one */
+};
+
+#define RPC_FIELD_CACHE	4
+
+/* Where an event's xid, prog, vers, proc are (-1: it has none). */
+struct rpc_fields {
+	const void *meta;
+	unsigned int nvalues;
+	int idx[4];
+};
+
+/* One host's RPCs, as client (calls) and as server (serves). */
 struct rpc_host {
-	struct rpc_ev *ev;
-	size_t nev, cap;
 	struct rpc_call *calls;
-	size_t ncalls;
+	size_t ncalls, calls_cap;
 	struct rpc_serve *serves;
-	size_t nserves;
+	size_t nserves, serves_cap;
+	struct rpc_table call_table, serve_table;
+	struct rpc_fields fields[RPC_FIELD_CACHE];
 };
 
 struct rpc_match {
@@ -60,11 +76,11 @@ void rpc_host_free(struct rpc_host *h);
 const bool *rpc_events(void);
 /* An event of the host's, in its time order; 0 or -ENOMEM. */
 int rpc_host_event(struct rpc_host *h, const struct event *ev);
-/* All events seen: fold them into calls and halves. */
+/* All events seen: calls never executed, halves never processed go. */
 int rpc_host_finish(struct rpc_host *h);
 /*
  * The calls of client that server answered (a host is never its own
- * server here), in xid order: *m (free() it), *n.  Returns 0, -ENOMEM.
+ * server here), in client's order: *m (free() it), *n.  0, -ENOMEM.
  */
 int rpc_match(const struct rpc_host *client, const struct rpc_host *server,
 	      struct rpc_match **m, size_t *n);

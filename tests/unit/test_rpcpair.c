@@ -73,17 +73,22 @@ static void test_fold_and_match(void **state)
 	server(&s, &m_send, 1410, 7, 100003, 7);
 	server(&s, &m_process, 1500, 8, 100003, 1);	/* another program */
 	server(&s, &m_other, 1600, 7, 100003, 7);	/* not wanted */
+	/* file by file: an earlier execute of another CPU's file counts */
+	client(&c, &m_execute, 90, 7, 100003);
+	client(&c, &m_execute, 95, 7, 100003);
 	assert_int_equal(rpc_host_finish(&c), 0);
 	assert_int_equal(rpc_host_finish(&s), 0);
 
 	assert_int_equal(c.ncalls, 3);
 	assert_int_equal(c.nserves, 0);
 	assert_int_equal(c.calls[0].xid, 7);
-	assert_int_equal(c.calls[0].execute, 100);
+	assert_int_equal(c.calls[0].execute, 90);
 	assert_int_equal(c.calls[0].release, 600);
-	assert_int_equal(c.calls[1].xid, 8);
-	assert_int_equal(c.calls[1].release, 0);
-	assert_int_equal(c.calls[2].xid, 0xfffffffe);
+	/* in the order first seen; the release of 99 alone is no call */
+	assert_int_equal(c.calls[1].xid, 0xfffffffe);
+	assert_int_equal(c.calls[1].release, 700);
+	assert_int_equal(c.calls[2].xid, 8);
+	assert_int_equal(c.calls[2].release, 0);
 	assert_int_equal(s.nserves, 3);
 	assert_int_equal(s.serves[0].process, 1300);
 	assert_int_equal(s.serves[0].send, 1400);
@@ -100,6 +105,42 @@ static void test_fold_and_match(void **state)
 	/* a client's calls are no server's halves */
 	assert_int_equal(rpc_match(&s, &c, &m, &n), 0);
 	assert_int_equal(n, 0);
+	free(m);
+	rpc_host_free(&c);
+	rpc_host_free(&s);
+}
+
+/* More calls than the first hash table holds: every one found. */
+static void test_many(void **state)
+{
+	struct rpc_host c, s;
+	struct rpc_match *m;
+	size_t n;
+	int i;
+
+	(void)state;
+	fields_init();
+	rpc_host_init(&c);
+	rpc_host_init(&s);
+	for (i = 0; i < 5000; i++) {
+		client(&c, &m_execute, 1000 + 10 * (uint64_t)i, 100000 + i, 100003);
+		server(&s, &m_process, 1003 + 10 * (uint64_t)i, 100000 + i, 100003, 1);
+	}
+	for (i = 0; i < 5000; i++) {
+		client(&c, &m_release, 1009 + 10 * (uint64_t)i, 100000 + i, 100003);
+		server(&s, &m_send, 1006 + 10 * (uint64_t)i, 100000 + i, 100003, 1);
+	}
+	assert_int_equal(rpc_host_finish(&c), 0);
+	assert_int_equal(rpc_host_finish(&s), 0);
+	assert_int_equal(c.ncalls, 5000);
+	assert_int_equal(s.nserves, 5000);
+	assert_int_equal(rpc_match(&c, &s, &m, &n), 0);
+	assert_int_equal(n, 5000);
+	for (i = 0; i < 5000; i++) {
+		assert_int_equal(m[i].call->xid, m[i].serve->xid);
+		assert_int_equal(m[i].call->release - m[i].call->execute, 9);
+		assert_int_equal(m[i].serve->send - m[i].serve->process, 3);
+	}
 	free(m);
 	rpc_host_free(&c);
 	rpc_host_free(&s);
@@ -127,6 +168,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fold_and_match),
+		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_empty),
 	};
 

@@ -66,6 +66,8 @@ $(BUILD)/lket-gencat: tools/lket-gencat.c runtime/lket_events.def
 
 # the guest kernel release: runtime/kernel-release, the one place naming it
 KERNEL_RELEASE := $(shell cat runtime/kernel-release)
+# its PREEMPT_RT flavour (Debian's linux-image-REL-rt-amd64)
+KERNEL_RELEASE_RT := $(patsubst %-amd64,%-rt-amd64,$(KERNEL_RELEASE))
 
 # Test traces claim to come from that kernel.
 $(BUILD)/lket-gen: tests/gen/lket-gen.c runtime/lket_events.def \
@@ -98,6 +100,8 @@ $(BUILD)/man/lket.5: man/lket.5.in $(GROUP_DOCS) $(BUILD)/lket-gencat
 	done > $(BUILD)/man/groups.roff
 	sed -e '/^@LKET_HOOK_LIST@$$/{r $(BUILD)/man/hooks.roff' -e 'd}' \
 	    -e '/^@LKET_GROUP_DOCS@$$/{r $(BUILD)/man/groups.roff' -e 'd}' \
+	    -e 's/@KERNEL_RELEASE@/$(KERNEL_RELEASE)/g' \
+	    -e 's/@KERNEL_RELEASE_RT@/$(KERNEL_RELEASE_RT)/g' \
 		man/lket.5.in > $@.tmp
 	mv $@.tmp $@
 
@@ -149,8 +153,7 @@ check-guest: all
 	tests/guest-step tests/guest/run.sh $(BUILD)
 
 # PREEMPT_RT: the guest tests again, on the same release's real-time
-# flavour (Debian's linux-image-REL-rt-amd64), built in $(BUILD)/rt
-KERNEL_RELEASE_RT := $(patsubst %-amd64,%-rt-amd64,$(KERNEL_RELEASE))
+# flavour, built in $(BUILD)/rt
 check-rt:
 	LKET_KERNEL_RELEASE=$(KERNEL_RELEASE_RT) tools/install-deps guest
 	LKET_KERNEL_RELEASE=$(KERNEL_RELEASE_RT) $(MAKE) BUILD=$(BUILD)/rt check-guest

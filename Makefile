@@ -39,7 +39,7 @@ UNIT_TESTS = $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
 	    $(BUILD)/man/lket.5 $(BUILD)/man/lket-b2a.1
 
-.PHONY: all check check-unit check-golden check-ctf check-db check-fuzz check-rt check-catalogue \
+.PHONY: all check check-unit check-golden check-ctf check-db check-fuzz check-rt check-rt-core check-catalogue \
 	check-tapset check-guest bench demo install clean
 
 all: $(BUILD)/lket-b2a $(BUILD)/lket-gen $(GENERATED)
@@ -153,10 +153,14 @@ check-guest: all
 	tests/guest-step tests/guest/run.sh $(BUILD)
 
 # PREEMPT_RT: the guest tests again, on the same release's real-time
-# flavour, built in $(BUILD)/rt
+# flavour, built in $(BUILD)/rt; check-rt-core (in make check): the smoke
+# and transport tests, the core groups and NFS only
 check-rt:
 	LKET_KERNEL_RELEASE=$(KERNEL_RELEASE_RT) tools/install-deps guest
 	LKET_KERNEL_RELEASE=$(KERNEL_RELEASE_RT) $(MAKE) BUILD=$(BUILD)/rt check-guest
+
+check-rt-core:
+	LKET_GUEST_TESTS="core nfs" $(MAKE) check-rt
 
 $(BUILD)/bench-loop: bench/loop.c
 	@mkdir -p $(@D)

@@ -122,4 +122,17 @@ int output_pg_new(struct output **o, const struct pg_options *opt);
  * stream_N per CPU, as babeltrace2 reads them (lket-b2a(1), out_ctf.c). */
 int output_ctf_new(struct output **o, const char *dir);
 
+/*
+ * --timechart: an SVG picture of the CPUs, the busiest procs tasks (the
+ * rest summed up), block devices and RPC over time, written to fd at
+ * finish (lket-b2a(1), out_timechart.c); fd stays open.
+ */
+int output_timechart_new(struct output **o, int fd, unsigned int procs);
+/*
+ * --histogram: SVG latency histograms of the report's paired events,
+ * p50/p90/p99/max marked, written to fd at finish; needs the latency
+ * report (convert_options.report) to call its report op.  fd stays open.
+ */
+int output_histogram_new(struct output **o, int fd);
+
 #endif

@@ -46,6 +46,8 @@
 #define TC_BOX_MAX	640
 #define TC_MARKS_MAX	1400
 
+#define TC_NOTES	8	/* the most notes() says */
+
 #define LABEL_W		230
 #define PLOT_W		1000
 #define LANE_H		18
@@ -60,7 +62,7 @@ struct task {
 	uint8_t sched;
 	bool in_sys, shown;
 	uint64_t since;		/* of the current state */
-	uint64_t busy, events;	/* ns on a CPU or in a system call */
+	uint64_t run, sys, events;	/* ns on a CPU; in a system call */
 	struct tc_lane *lane;	/* NULL: summed up in others */
 	int rpc;		/* the RPC call in progress: its lane; -1 */
 	uint64_t rpc_start;
@@ -214,8 +216,10 @@ static void task_account(struct chart *c, struct task *t, uint64_t ts)
 		st = TC_NSTATES;
 	if (st != TC_NSTATES && ts > t->since) {
 		tc_span(&c->tc, lane_of(c, t), t->since, ts, st);
-		if (st == TC_RUN || st == TC_SYSCALL)
-			t->busy += ts - t->since;
+		if (t->sched == S_RUNNING)
+			t->run += ts - t->since;
+		else if (st == TC_SYSCALL)
+			t->sys += ts - t->since;
 	}
 	t->since = ts;
 }
@@ -749,13 +753,14 @@ static void draw_marks(struct chart *c, const struct layout *L,
 			continue;
 		if (k == TC_FAULT)	/* density: a strip under the box */
 			outbuf_printf(&c->w, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"3\" fill=\"%s\" fill-opacity=\"%.2f\"/>",
-				      col_x(L, j), L->y + BOX_H + 1, L->px,
+				      col_x(L, j), L->y + BOX_H + 1,
+				      L->px > 2 ? L->px : 2,
 				      mark_colour[k],
 				      col->mark[k] >= 8 ? 1.0 :
 				      0.3 + 0.7 * col->mark[k] / 8.0);
 		else	/* a small tick above the box, one row per kind */
-			outbuf_printf(&c->w, "<rect x=\"%.2f\" y=\"%d\" width=\"2\" height=\"4\" fill=\"%s\"/>",
-				      x - 1, L->y - 3 + (k % 2) * 2,
+			outbuf_printf(&c->w, "<rect x=\"%.2f\" y=\"%d\" width=\"3\" height=\"5\" fill=\"%s\"/>",
+				      x - 1.5, L->y - 4 + (k % 2) * 2,
 				      mark_colour[k]);
 	}
 	outbuf_printf(&c->w, "</g>\n");
@@ -870,48 +875,62 @@ static int heading(struct chart *c, int y, const char *text)
 	return y + LANE_H;
 }
 
+/* Busiest first: by time on a CPU, or in system calls when the trace
+ * has no context switches, then by events. */
+static bool by_run;
+
 static int cmp_busy(const void *a, const void *b)
 {
 	const struct task *x = *(const struct task *const *)a;
 	const struct task *y = *(const struct task *const *)b;
+	uint64_t bx = by_run ? x->run : x->sys, by = by_run ? y->run : y->sys;
 
-	if (x->busy != y->busy)
-		return x->busy < y->busy ? 1 : -1;
+	if (bx != by)
+		return bx < by ? 1 : -1;
 	if (x->events != y->events)
 		return x->events < y->events ? 1 : -1;
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-/* What the picture lacks, and why: the groups the trace did not have. */
+/* One note, when there is room (lines NULL: only counted). */
+#define NOTE(...)							\
+	do {								\
+		if (lines && n < max)					\
+			snprintf(lines[n], 160, __VA_ARGS__);		\
+		n++;							\
+	} while (0)
+
+/* What the picture lacks, and why: the groups the trace did not have.
+ * Returns how many notes there are, max or not. */
 static size_t notes(const struct chart *c, char lines[][160], size_t max)
 {
 	size_t n = 0;
 
-	if (!c->saw[LKET_EV_TASK_CTXSWITCH] && n < max)
-		snprintf(lines[n++], 160, "No context switches (tskdispatch group not traced): no CPU lanes; tasks show only system calls.");
-	if (!c->saw[LKET_EV_SYSCALL_ENTRY] && n < max)
-		snprintf(lines[n++], 160, "No system calls (syscall group not traced): no in-system-call state.");
+	if (!c->saw[LKET_EV_TASK_CTXSWITCH])
+		NOTE("No context switches (tskdispatch group not traced): no CPU lanes; tasks show only system calls.");
+	if (!c->saw[LKET_EV_SYSCALL_ENTRY])
+		NOTE("No system calls (syscall group not traced): no in-system-call state.");
 	if (!c->saw[LKET_EV_PROCESS_FORK] && !c->saw[LKET_EV_PROCESS_EXECVE] &&
-	    !c->saw[LKET_EV_PROCESS_SNAPSHOT] && n < max)
-		snprintf(lines[n++], 160, "No process events (process group not traced): no fork or exec markers, names as first seen.");
-	if (!c->ndevs && n < max)
-		snprintf(lines[n++], 160, "No block requests (ioscheduler, scsi groups not traced): no device lanes.");
-	if (!c->nrpcs && n < max)
-		snprintf(lines[n++], 160, "No RPC calls (sunrpc group not traced): no RPC lanes.");
-	if (c->dropped_lanes && n < max)
-		snprintf(lines[n++], 160, "More devices or RPC servers than lanes: %llu requests not drawn.",
-			 (unsigned long long)c->dropped_lanes);
-	if (c->lost && n < max)
-		snprintf(lines[n++], 160, "%llu gaps where flushes were lost in transport: what happened there is not drawn.",
-			 (unsigned long long)c->lost);
+	    !c->saw[LKET_EV_PROCESS_SNAPSHOT])
+		NOTE("No process events (process group not traced): no fork or exec markers, names as first seen.");
+	if (!c->ndevs)
+		NOTE("No block requests (ioscheduler, scsi groups not traced): no device lanes.");
+	if (!c->nrpcs)
+		NOTE("No RPC calls (sunrpc group not traced): no RPC lanes.");
+	if (c->dropped_lanes)
+		NOTE("More devices or RPC servers than lanes: %llu requests not drawn.",
+		     (unsigned long long)c->dropped_lanes);
+	if (c->lost)
+		NOTE("%llu gaps where flushes were lost in transport: what happened there is not drawn.",
+		     (unsigned long long)c->lost);
 	return n;
 }
 
 static void header(struct chart *c, int *y, size_t nshown, size_t ntasks)
 {
 	char start[64], span[32], kernel[SVG_TEXT_ROOM(64)], line[800];
-	char note[8][160];
-	size_t i, n = notes(c, note, 8);
+	char note[TC_NOTES][160];
+	size_t i, n = notes(c, note, TC_NOTES);
 
 	svg_duration(span, sizeof(span), c->tc.end - c->tc.origin);
 	if (c->trace && c->trace->have_header)
@@ -962,9 +981,9 @@ static int draw(struct chart *c)
 {
 	struct task **order = NULL;
 	struct layout L = { 0 };
-	size_t i, n = 0, shown, lanes, per_col;
+	size_t i, n = 0, shown, per_col;
 	unsigned int k;
-	int y, height;
+	int y, height, rows = 0;
 	char label[80];
 
 	order = malloc((c->ntasks + 1) * sizeof(*order));
@@ -973,6 +992,7 @@ static int draw(struct chart *c)
 	for (i = 0; i < c->ntasks; i++)
 		if (c->tasks[i].lane)
 			order[n++] = &c->tasks[i];
+	by_run = c->saw[LKET_EV_TASK_CTXSWITCH];
 	qsort(order, n, sizeof(*order), cmp_busy);
 	shown = n < c->procs ? n : c->procs;
 	for (i = shown; i < n; i++)
@@ -981,7 +1001,6 @@ static int draw(struct chart *c)
 		order[i]->shown = true;
 
 	/* columns in groups, so that the lanes' elements fit the budget */
-	lanes = c->ncpus + shown + 1 + c->ndevs + c->nrpcs;
 	per_col = (c->ncpus + c->ndevs + c->nrpcs) * TC_BOX_MAX +
 		  (shown + 1) * (TC_BOX_MAX + TC_MARKS_MAX);
 	L.used = tc_used(&c->tc);
@@ -991,12 +1010,20 @@ static int draw(struct chart *c)
 	L.drawn = L.used ? (L.used + L.g - 1) / L.g : 0;
 	L.px = L.drawn ? (double)PLOT_W / (double)L.drawn : PLOT_W;
 
-	height = 48 + 14 * 8 + 40 + (int)(lanes + 8) * LANE_H + 4 * LANE_H;
+	/* rows of lanes and headings, for the height and the grid */
+	for (k = 0; k < c->ncpus; k++)
+		rows += c->cpus[k].lane != NULL;
+	rows += (rows > 0) + 2 + (int)shown + (c->ndevs ? 1 + c->ndevs : 0) +
+		(c->nrpcs ? 1 + c->nrpcs : 0);
+	y = 48 + 14 * (int)notes(c, NULL, 0) + 30;
+	height = y + rows * LANE_H + 8 + 4 * LANE_H;
 	svg_begin(&c->w, LABEL_W + PLOT_W + 20, (unsigned int)height,
 		  "lket-b2a timechart");
 	header(c, &y, shown, n);
 	L.plot_top = y + 30;
 	L.y = L.plot_top;
+	/* the grid first, under the lanes */
+	draw_axis(c, &L, L.plot_top + rows * LANE_H);
 	if (c->ncpus) {
 		L.y = heading(c, L.y, "CPUs");
 		for (k = 0; k < c->ncpus; k++)
@@ -1029,7 +1056,6 @@ static int draw(struct chart *c)
 				      "#5e35b1");
 		}
 	}
-	draw_axis(c, &L, L.y);
 	legend(c, L.y + 8);
 	svg_end(&c->w);
 	free(order);

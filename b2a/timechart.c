@@ -105,6 +105,7 @@ size_t tc_column(struct timechart *tc, uint64_t ts)
 									\
 		if ((to) <= (from))					\
 			break;						\
+		tc_column(tc, from);	/* the origin, if first */	\
 		last_ = tc_column(tc, (to) - 1);			\
 		i_ = tc_column(tc, from);				\
 		for (; i_ <= last_; i_++) {				\

@@ -35,7 +35,9 @@ run plain || { echo "FAIL big: lket-b2a"; cat plain.err; exit 1; }
 run timechart --timechart tc.svg ||
 	{ echo "FAIL big: lket-b2a --timechart"; cat timechart.err; exit 1; }
 for r in plain timechart; do
-	echo "lket-b2a -o /dev/null ${r#plain}: $(field 'Elapsed (wall clock) time (h:mm:ss or m:ss)' $r.time) elapsed, $(field 'Maximum resident set size (kbytes)' $r.time) KB at most"
+	opt=
+	[ $r = timechart ] && opt=" --timechart tc.svg"
+	echo "lket-b2a -o /dev/null$opt: $(field 'Elapsed (wall clock) time (h:mm:ss or m:ss)' $r.time) elapsed, $(field 'Maximum resident set size (kbytes)' $r.time) KB at most"
 done
 
 fail=0

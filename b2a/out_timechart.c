@@ -500,7 +500,8 @@ static int tchart_process(struct output *o, uint64_t ts, const struct proc *p,
 	(void)ts;
 	(void)ppid;
 	(void)event;
-	task_name(t ? t : &(struct task){ 0 }, p);
+	if (t)
+		task_name(t, p);
 	return 0;
 }
 

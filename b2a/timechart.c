@@ -80,6 +80,7 @@ static void widen(struct timechart *tc)
 		       (TC_COLUMNS - TC_COLUMNS / 2) * sizeof(*c));
 	}
 	tc->width *= 2;
+	tc->shift++;
 }
 
 size_t tc_column(struct timechart *tc, uint64_t ts)
@@ -90,11 +91,11 @@ size_t tc_column(struct timechart *tc, uint64_t ts)
 	}
 	if (ts < tc->origin)
 		return 0;
-	while ((ts - tc->origin) / tc->width >= TC_COLUMNS)
+	while ((ts - tc->origin) >> tc->shift >= TC_COLUMNS)
 		widen(tc);
 	if (ts > tc->end)
 		tc->end = ts;
-	return (size_t)((ts - tc->origin) / tc->width);
+	return (size_t)((ts - tc->origin) >> tc->shift);
 }
 
 /* body for each column c of lane l that from..to covers, ns of it */
@@ -177,5 +178,5 @@ size_t tc_used(const struct timechart *tc)
 {
 	if (!tc->started)
 		return 0;
-	return (size_t)((tc->end - tc->origin) / tc->width) + 1;
+	return (size_t)((tc->end - tc->origin) >> tc->shift) + 1;
 }

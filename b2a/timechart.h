@@ -51,7 +51,8 @@ struct tc_lane {
 
 struct timechart {
 	uint64_t origin;	/* time of column 0's start */
-	uint64_t width;		/* ns per column */
+	uint64_t width;		/* ns per column: 1 << shift */
+	unsigned int shift;
 	uint64_t end;		/* the latest time seen */
 	bool started;
 	struct tc_lane **lanes;

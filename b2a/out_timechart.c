@@ -628,13 +628,10 @@ static void span_words(const struct chart *c, const struct layout *L,
 	snprintf(dst, size, "+%s to +%s", a, b);
 }
 
-/* The label of a lane, and its group's opening tag. */
+/* The label of a lane (XML text already), and its group's opening tag. */
 static void lane_open(struct chart *c, struct layout *L, const char *kind,
-		      const char *label, const char *swatch, const char *extra)
+		      const char *t, const char *swatch, const char *extra)
 {
-	char t[SVG_TEXT_ROOM(64)];
-
-	svg_text(t, sizeof(t), label, 64);
 	outbuf_printf(&c->w, "<g class=\"lane\" data-kind=\"%s\" data-y=\"%d\" data-h=\"%d\"%s>\n",
 		      kind, L->y, BOX_H, extra ? extra : "");
 	if (swatch)
@@ -831,8 +828,8 @@ static void draw_requests(struct chart *c, struct layout *L,
 	size_t j;
 	double span = (double)L->g * (double)c->tc.width;
 
-	lane_open(c, L, kind, label, NULL, NULL);
 	svg_text(t, sizeof(t), label, 64);
+	lane_open(c, L, kind, t, NULL, NULL);
 	for (j = 0; j < L->drawn; j++) {
 		col_sum(L, l, j, &col);
 		if (!col.ns[TC_RUN] && !col.count)

@@ -170,13 +170,18 @@ def report_table(path):
     """The report's per event table: name -> (count, p50, p90, p99, max)
     in ns."""
     table, on = {}, False
-    for line in open(path, encoding='utf-8'):
+    for raw in open(path, 'rb').read().split(b'\n'):
+        # names as the SVG writes them: bytes that are not UTF-8 and
+        # control characters as \xNN
+        line = re.sub(r'[\x00-\x1f\x7f]',
+                      lambda c: '\\x%02x' % ord(c.group()),
+                      raw.decode('utf-8', 'backslashreplace'))
         if line.startswith('per event'):
             on = True
         elif line.startswith('per process'):
             break
         m = re.match(r'(\S.*?)\s+(\d+)((?:\s+\d+\.\d{3}){7}) \d+/\d+$',
-                     line.rstrip('\n'))
+                     line)
         if on and m:
             us = [round(float(x) * 1000) for x in m.group(3).split()]
             table[m.group(1)] = (int(m.group(2)), us[3], us[4], us[5], us[6])

@@ -34,8 +34,10 @@ case_sched()     { $gen -n 5000 timechart t; echo --event tskdispatch; }
 case_procs()     { $gen -n 5000 timechart t; echo --timechart-procs 3; }
 # no metadata for syscall and process: decoded by the catalogue
 case_nometa()    { $gen nometa t; }
+# process names with quotes, <, control bytes and invalid UTF-8
+case_strings()   { $gen strings t; }
 
-cases="timechart golden latency sched procs nometa"
+cases="timechart golden latency sched procs nometa strings"
 [ $# -gt 0 ] && cases=$*
 
 # render SVG PNG: chromium's screenshot of the SVG at its own size

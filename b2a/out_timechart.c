@@ -125,7 +125,7 @@ static struct chart *chart_of(const struct output *o)
 	return (struct chart *)o;
 }
 
-/* ---- what the events say ------------------------------------------------ */
+/* ---- what the events say ----------------------------------------------- */
 
 static const struct value *field(const struct event *ev, const char *name)
 {
@@ -518,7 +518,7 @@ static int tchart_lost(struct output *o, const struct seq_gap *g)
 	return 0;
 }
 
-/* ---- drawing -------------------------------------------------------------- */
+/* ---- drawing ---------------------------------------------------------- */
 
 /* How the columns are drawn: in groups of g, each px wide. */
 struct layout {
@@ -674,7 +674,7 @@ static void draw_cpu(struct chart *c, struct layout *L, unsigned int cpu)
 	char label[32], who[160], when[96], busy[32], fill[8];
 	size_t j, start = 0;
 	uint32_t tid = 0;
-	uint64_t ns = 0, top = 0;
+	uint64_t ns = 0;
 
 	snprintf(label, sizeof(label), "CPU %u", cpu);
 	lane_open(c, L, "cpu", label, NULL, NULL);
@@ -684,7 +684,6 @@ static void draw_cpu(struct chart *c, struct layout *L, unsigned int cpu)
 		if (j < L->drawn && col.ns[TC_RUN] && col.top_tid == tid &&
 		    tid) {
 			ns += col.ns[TC_RUN];
-			top += col.top_ns;
 			continue;
 		}
 		if (tid) {
@@ -701,7 +700,6 @@ static void draw_cpu(struct chart *c, struct layout *L, unsigned int cpu)
 		}
 		tid = j < L->drawn && col.ns[TC_RUN] ? col.top_tid : 0;
 		ns = tid ? col.ns[TC_RUN] : 0;
-		top = tid ? col.top_ns : 0;
 		start = j;
 	}
 	lane_close(c, L);
@@ -932,8 +930,8 @@ static void header(struct chart *c, int *y, size_t nshown, size_t ntasks)
 
 	svg_duration(span, sizeof(span), c->tc.end - c->tc.origin);
 	if (c->trace && c->trace->have_header)
-		svg_wall(start, sizeof(start),
-			 (int64_t)c->tc.origin + c->trace->wall_offset);
+		svg_wall(start, sizeof(start), (int64_t)(c->tc.origin +
+			 (uint64_t)c->trace->wall_offset));
 	else
 		snprintf(start, sizeof(start), "unknown (no trace header)");
 	svg_text(kernel, sizeof(kernel), c->trace && c->trace->kernel[0] ?

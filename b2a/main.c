@@ -825,7 +825,7 @@ static int make_outputs(struct options *o, const struct file_out *files,
 		res->what = o->timechart_path;
 		ret = output_timechart_new(&outs[n],
 					   file_fd(&files[OUT_TIMECHART]),
-					   o->timechart_procs);
+					   o->timechart_procs, 0);
 		n += !ret;
 	}
 	if (!ret && o->histogram_path) {

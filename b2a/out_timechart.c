@@ -18,13 +18,13 @@
  * Everything goes into the columns of timechart.c and is drawn at
  * finish, so that memory does not grow with the trace.  A run of columns
  * that shows the same (the same task on a CPU, the same state of a task)
- * is one box, and every box has a <title>.  The file is bounded: columns
- * are drawn in groups when lanes are many, so that the lanes' elements,
- * TC_BOX_MAX and TC_MARKS_MAX bytes at most per column, stay within
- * TC_BUDGET bytes, and the lanes are TC_MAX_* at most: under 20 MB
- * whatever the trace.
+ * is one box, and every box has a <title>.  The file is bounded: the
+ * picture is drawn once only to count its bytes, and if it would be
+ * larger than its bound (TIMECHART_MAX_BYTES, 20 MB, unless told), its
+ * columns are drawn in groups of 2, 4, ... until it fits.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +41,10 @@
 #define TC_MAX_DEVS	32
 #define TC_MAX_RPC	16
 #define TC_MAX_PENDING	65536	/* block requests in flight */
-#define TC_BUDGET	(16u << 20)
-/* the most a lane writes for one drawn column: a box, a task's marks */
-#define TC_BOX_MAX	640
-#define TC_MARKS_MAX	1400
+/* the most one piece of the file (emit()) takes */
+#define TC_ELEMENT_MAX	4096
+/* what svg_begin() and svg_end() write, at most */
+#define TC_FRAME_MAX	1024
 
 #define TC_NOTES	8	/* the most notes() says */
 
@@ -100,6 +100,7 @@ struct chart {
 	struct output o;
 	struct outbuf w;
 	unsigned int procs;
+	uint64_t max_bytes;
 	const struct trace_info *trace;
 	struct timechart tc;
 	struct task *tasks;
@@ -118,11 +119,34 @@ struct chart {
 	struct u64map pending[REQ_SOURCES];	/* request_addr -> reqs[] */
 	uint64_t events, lost, dropped_lanes;
 	bool saw[LKET_NR_EVENTS];
+	bool dry;		/* drawing only to count the bytes */
+	uint64_t bytes;
 };
 
 static struct chart *chart_of(const struct output *o)
 {
 	return (struct chart *)o;
+}
+
+/* Append to the SVG, or on a dry run only count the bytes. */
+static void emit(struct chart *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void emit(struct chart *c, const char *fmt, ...)
+{
+	char text[TC_ELEMENT_MAX];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	/* every piece is built to fit; cut, it would break the XML */
+	if (n < 0 || (size_t)n >= sizeof(text))
+		n = 0;
+	c->bytes += (uint64_t)n;
+	if (!c->dry && !outbuf_room(&c->w, (size_t)n))
+		outbuf_mem(&c->w, text, (size_t)n);
 }
 
 /* ---- what the events say ----------------------------------------------- */
@@ -632,18 +656,18 @@ static void span_words(const struct chart *c, const struct layout *L,
 static void lane_open(struct chart *c, struct layout *L, const char *kind,
 		      const char *t, const char *swatch, const char *extra)
 {
-	outbuf_printf(&c->w, "<g class=\"lane\" data-kind=\"%s\" data-y=\"%d\" data-h=\"%d\"%s>\n",
+	emit(c, "<g class=\"lane\" data-kind=\"%s\" data-y=\"%d\" data-h=\"%d\"%s>\n",
 		      kind, L->y, BOX_H, extra ? extra : "");
 	if (swatch)
-		outbuf_printf(&c->w, "<rect x=\"4\" y=\"%d\" width=\"8\" height=\"%d\" fill=\"%s\"><title>%s</title></rect>\n",
+		emit(c, "<rect x=\"4\" y=\"%d\" width=\"8\" height=\"%d\" fill=\"%s\"><title>%s</title></rect>\n",
 			      L->y, BOX_H, swatch, t);
-	outbuf_printf(&c->w, "<text x=\"16\" y=\"%d\">%s</text>\n",
+	emit(c, "<text x=\"16\" y=\"%d\">%s</text>\n",
 		      L->y + BOX_H - 2, t);
 }
 
 static void lane_close(struct chart *c, struct layout *L)
 {
-	outbuf_printf(&c->w, "</g>\n");
+	emit(c, "</g>\n");
 	L->y += LANE_H;
 }
 
@@ -693,7 +717,7 @@ static void draw_cpu(struct chart *c, struct layout *L, unsigned int cpu)
 			span_words(c, L, start, j, when, sizeof(when));
 			svg_duration(busy, sizeof(busy), ns);
 			proc_colour(fill, sizeof(fill), t ? t->pid : -1, tid);
-			outbuf_printf(&c->w, "<rect class=\"box\" data-tid=\"%u\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>CPU %u: %s ran most, %s: CPU busy %s</title></rect>\n",
+			emit(c, "<rect class=\"box\" data-tid=\"%u\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>CPU %u: %s ran most, %s: CPU busy %s</title></rect>\n",
 				      tid, col_x(L, start), L->y,
 				      col_x(L, j) - col_x(L, start), BOX_H,
 				      fill, cpu, who, when, busy);
@@ -732,34 +756,34 @@ static void draw_marks(struct chart *c, const struct layout *L,
 	span_words(c, L, j, j + 1, when, sizeof(when));
 	n += (size_t)snprintf(title + n, sizeof(title) - n, "%s, %s:", who,
 			      when);
-	outbuf_printf(&c->w, "<g class=\"mark\"");
+	emit(c, "<g class=\"mark\"");
 	for (k = 0; k < TC_NMARKS; k++) {
 		if (!col->mark[k])
 			continue;
-		outbuf_printf(&c->w, " data-%s=\"%u\"", mark_key[k],
+		emit(c, " data-%s=\"%u\"", mark_key[k],
 			      col->mark[k]);
 		if (n < sizeof(title))
 			n += (size_t)snprintf(title + n, sizeof(title) - n,
 					      " %u %s", col->mark[k],
 					      mark_name[k]);
 	}
-	outbuf_printf(&c->w, "><title>%s</title>", title);
+	emit(c, "><title>%s</title>", title);
 	for (k = 0; k < TC_NMARKS; k++) {
 		if (!col->mark[k])
 			continue;
 		if (k == TC_FAULT)	/* density: a strip under the box */
-			outbuf_printf(&c->w, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"3\" fill=\"%s\" fill-opacity=\"%.2f\"/>",
+			emit(c, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"3\" fill=\"%s\" fill-opacity=\"%.2f\"/>",
 				      col_x(L, j), L->y + BOX_H + 1,
 				      L->px > 2 ? L->px : 2,
 				      mark_colour[k],
 				      col->mark[k] >= 8 ? 1.0 :
 				      0.3 + 0.7 * col->mark[k] / 8.0);
 		else	/* a small tick above the box, one row per kind */
-			outbuf_printf(&c->w, "<rect x=\"%.2f\" y=\"%d\" width=\"3\" height=\"5\" fill=\"%s\"/>",
+			emit(c, "<rect x=\"%.2f\" y=\"%d\" width=\"3\" height=\"5\" fill=\"%s\"/>",
 				      x - 1.5, L->y - 4 + (k % 2) * 2,
 				      mark_colour[k]);
 	}
-	outbuf_printf(&c->w, "</g>\n");
+	emit(c, "</g>\n");
 }
 
 static void draw_task(struct chart *c, struct layout *L,
@@ -795,7 +819,7 @@ static void draw_task(struct chart *c, struct layout *L,
 					svg_duration(d[k], sizeof(d[k]),
 						     run.ns[k]);
 				span_words(c, L, start, j, when, sizeof(when));
-				outbuf_printf(&c->w, "<rect class=\"box\" data-state=\"%s\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>%s, %s: mostly %s; running %s, in a system call %s, waiting %s, sleeping %s</title></rect>\n",
+				emit(c, "<rect class=\"box\" data-state=\"%s\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>%s, %s: mostly %s; running %s, in a system call %s, waiting %s, sleeping %s</title></rect>\n",
 					      state_key[st], col_x(L, start),
 					      L->y, col_x(L, j) - col_x(L, start),
 					      BOX_H, state_colour[st], who,
@@ -836,7 +860,7 @@ static void draw_requests(struct chart *c, struct layout *L,
 		svg_duration(longest, sizeof(longest), col.longest);
 		snprintf(depth, sizeof(depth), "%.2f",
 			 (double)col.ns[TC_RUN] / span);
-		outbuf_printf(&c->w, "<rect class=\"box\" data-count=\"%u\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>%s, %s: %u ended, the longest %s; %s in flight on average</title></rect>\n",
+		emit(c, "<rect class=\"box\" data-count=\"%u\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>%s, %s: %u ended, the longest %s; %s in flight on average</title></rect>\n",
 			      col.count, col_x(L, j), L->y, L->px, BOX_H,
 			      colour, t, when, col.count,
 			      col.count ? longest : "-", depth);
@@ -851,22 +875,22 @@ static void draw_axis(struct chart *c, const struct layout *L, int bottom)
 	double x;
 
 	step = svg_tick_step(span ? span : 1, 10);
-	outbuf_printf(&c->w, "<g class=\"axis\">\n");
+	emit(c, "<g class=\"axis\">\n");
 	for (tt = 0; tt <= span; tt += step) {
 		x = LABEL_W + (double)tt / (double)span * PLOT_W;
 		svg_duration(d, sizeof(d), tt);
-		outbuf_printf(&c->w, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#dddddd\"/><text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">+%s</text>\n",
+		emit(c, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#dddddd\"/><text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\">+%s</text>\n",
 			      x, L->plot_top - 14, x, bottom, x,
 			      L->plot_top - 16, d);
 		if (span - tt < step)
 			break;
 	}
-	outbuf_printf(&c->w, "</g>\n");
+	emit(c, "</g>\n");
 }
 
 static int heading(struct chart *c, int y, const char *text)
 {
-	outbuf_printf(&c->w, "<text x=\"4\" y=\"%d\" font-weight=\"bold\">%s</text>\n",
+	emit(c, "<text x=\"4\" y=\"%d\" font-weight=\"bold\">%s</text>\n",
 		      y + 12, text);
 	return y + LANE_H;
 }
@@ -936,16 +960,16 @@ static void header(struct chart *c, int *y, size_t nshown, size_t ntasks)
 		snprintf(start, sizeof(start), "unknown (no trace header)");
 	svg_text(kernel, sizeof(kernel), c->trace && c->trace->kernel[0] ?
 		 c->trace->kernel : "?", 64);
-	outbuf_printf(&c->w, "<text x=\"4\" y=\"16\" font-size=\"14\" font-weight=\"bold\">lket-b2a timechart</text>\n");
+	emit(c, "<text x=\"4\" y=\"16\" font-size=\"14\" font-weight=\"bold\">lket-b2a timechart</text>\n");
 	snprintf(line, sizeof(line), "start %s (trace clock %llu.%09llu s), span %s, %llu events, kernel %s; %zu of %zu tasks shown, the rest in others",
 		 start, (unsigned long long)(c->tc.origin / 1000000000),
 		 (unsigned long long)(c->tc.origin % 1000000000), span,
 		 (unsigned long long)c->events, kernel, nshown, ntasks);
-	outbuf_printf(&c->w, "<text class=\"info\" x=\"4\" y=\"32\">%s</text>\n",
+	emit(c, "<text class=\"info\" x=\"4\" y=\"32\">%s</text>\n",
 		      line);
 	*y = 48;
 	for (i = 0; i < n; i++, *y += 14)
-		outbuf_printf(&c->w, "<text class=\"note\" x=\"4\" y=\"%d\" fill=\"#b71c1c\">Note: %s</text>\n",
+		emit(c, "<text class=\"note\" x=\"4\" y=\"%d\" fill=\"#b71c1c\">Note: %s</text>\n",
 			      *y, note[i]);
 }
 
@@ -955,32 +979,92 @@ static int legend(struct chart *c, int y)
 
 	y = heading(c, y, "Legend");
 	for (k = 0; k < TC_NSTATES; k++, x += 150)
-		outbuf_printf(&c->w, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"%d\" fill=\"%s\"><title>%s</title></rect><text x=\"%d\" y=\"%d\">%s</text>\n",
+		emit(c, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"%d\" fill=\"%s\"><title>%s</title></rect><text x=\"%d\" y=\"%d\">%s</text>\n",
 			      x, y, BOX_H, state_colour[k], state_name[k],
 			      x + 16, y + BOX_H - 2, state_name[k]);
 	y += LANE_H;
 	x = 4;
 	for (k = 0; k < TC_NMARKS; k++, x += 150)
-		outbuf_printf(&c->w, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"><title>%s</title></rect><text x=\"%d\" y=\"%d\">%s%s</text>\n",
+		emit(c, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"><title>%s</title></rect><text x=\"%d\" y=\"%d\">%s%s</text>\n",
 			      x, y + (k == TC_FAULT ? 8 : 4),
 			      k == TC_FAULT ? 12 : 2, k == TC_FAULT ? 3 : 4,
 			      mark_colour[k], mark_name[k], x + 16,
 			      y + BOX_H - 2, mark_name[k],
 			      k == TC_FAULT ? " (density)" : "");
 	y += LANE_H;
-	outbuf_printf(&c->w, "<text x=\"4\" y=\"%d\">CPU lanes: the colour of the process that ran longest in one stretch (as beside its name below), idle blank. Devices and RPC: requests in flight. Hover for details.</text>\n",
+	emit(c, "<text x=\"4\" y=\"%d\">CPU lanes: the colour of the process that ran longest in one stretch (as beside its name below), idle blank. Devices and RPC: requests in flight. Hover for details.</text>\n",
 		      y + BOX_H - 2);
 	return y + LANE_H;
+}
+
+/* The picture, with the columns in groups of L->g. */
+static void render(struct chart *c, struct layout *L, struct task **order,
+		   size_t shown, size_t n)
+{
+	unsigned int k;
+	int y, height, rows = 0;
+	char label[80];
+	size_t i;
+
+	L->drawn = L->used ? (L->used + L->g - 1) / L->g : 0;
+	L->px = L->drawn ? (double)PLOT_W / (double)L->drawn : PLOT_W;
+	/* rows of lanes and headings, for the height and the grid */
+	for (k = 0; k < c->ncpus; k++)
+		rows += c->cpus[k].lane != NULL;
+	rows += (rows > 0) + 2 + (int)shown + (c->ndevs ? 1 + c->ndevs : 0) +
+		(c->nrpcs ? 1 + c->nrpcs : 0);
+	y = 48 + 14 * (int)notes(c, NULL, 0) + 30;
+	height = y + rows * LANE_H + 8 + 4 * LANE_H;
+	if (!c->dry)
+		svg_begin(&c->w, LABEL_W + PLOT_W + 20, (unsigned int)height,
+			  "lket-b2a timechart");
+	header(c, &y, shown, n);
+	L->plot_top = y + 30;
+	L->y = L->plot_top;
+	/* the grid first, under the lanes */
+	draw_axis(c, L, L->plot_top + rows * LANE_H);
+	if (c->ncpus) {
+		L->y = heading(c, L->y, "CPUs");
+		for (k = 0; k < c->ncpus; k++)
+			if (c->cpus[k].lane)
+				draw_cpu(c, L, k);
+	}
+	L->y = heading(c, L->y, "Processes (busiest first)");
+	for (i = 0; i < shown; i++)
+		draw_task(c, L, order[i]->lane, order[i], NULL);
+	snprintf(label, sizeof(label), "others (%zu tasks)", n - shown);
+	draw_task(c, L, c->others, NULL, label);
+	if (c->ndevs) {
+		L->y = heading(c, L->y, "Block devices (requests in flight)");
+		for (k = 0; k < c->ndevs; k++) {
+			snprintf(label, sizeof(label), "%s %d:%d",
+				 c->devs[k].source == REQ_SCSI ?
+				 "scsi" : "ioscheduler",
+				 c->devs[k].major, c->devs[k].minor);
+			draw_requests(c, L, c->devs[k].lane, "dev", label,
+				      "#00838f");
+		}
+	}
+	if (c->nrpcs) {
+		L->y = heading(c, L->y, "RPC (calls in flight)");
+		for (k = 0; k < c->nrpcs; k++) {
+			snprintf(label, sizeof(label), "%s %s",
+				 c->rpcs[k].server ? "served by" : "calls to",
+				 c->rpcs[k].name);
+			draw_requests(c, L, c->rpcs[k].lane, "rpc", label,
+				      "#5e35b1");
+		}
+	}
+	legend(c, L->y + 8);
+	if (!c->dry)
+		svg_end(&c->w);
 }
 
 static int draw(struct chart *c)
 {
 	struct task **order = NULL;
 	struct layout L = { 0 };
-	size_t i, n = 0, shown, per_col;
-	unsigned int k;
-	int y, height, rows = 0;
-	char label[80];
+	size_t i, n = 0, shown;
 
 	order = malloc((c->ntasks + 1) * sizeof(*order));
 	if (!order)
@@ -996,64 +1080,21 @@ static int draw(struct chart *c)
 	for (i = 0; i < shown; i++)
 		order[i]->shown = true;
 
-	/* columns in groups, so that the lanes' elements fit the budget */
-	per_col = (c->ncpus + c->ndevs + c->nrpcs) * TC_BOX_MAX +
-		  (shown + 1) * (TC_BOX_MAX + TC_MARKS_MAX);
+	/*
+	 * The finest columns whose picture fits the bound: drawn first
+	 * only to count its bytes, then in groups of 2, 4... columns.  One
+	 * column a lane always fits: the lanes are few (TC_MAX_*).
+	 */
 	L.used = tc_used(&c->tc);
-	L.g = 1;
-	while ((L.used + L.g - 1) / L.g * per_col > TC_BUDGET)
-		L.g++;
-	L.drawn = L.used ? (L.used + L.g - 1) / L.g : 0;
-	L.px = L.drawn ? (double)PLOT_W / (double)L.drawn : PLOT_W;
-
-	/* rows of lanes and headings, for the height and the grid */
-	for (k = 0; k < c->ncpus; k++)
-		rows += c->cpus[k].lane != NULL;
-	rows += (rows > 0) + 2 + (int)shown + (c->ndevs ? 1 + c->ndevs : 0) +
-		(c->nrpcs ? 1 + c->nrpcs : 0);
-	y = 48 + 14 * (int)notes(c, NULL, 0) + 30;
-	height = y + rows * LANE_H + 8 + 4 * LANE_H;
-	svg_begin(&c->w, LABEL_W + PLOT_W + 20, (unsigned int)height,
-		  "lket-b2a timechart");
-	header(c, &y, shown, n);
-	L.plot_top = y + 30;
-	L.y = L.plot_top;
-	/* the grid first, under the lanes */
-	draw_axis(c, &L, L.plot_top + rows * LANE_H);
-	if (c->ncpus) {
-		L.y = heading(c, L.y, "CPUs");
-		for (k = 0; k < c->ncpus; k++)
-			if (c->cpus[k].lane)
-				draw_cpu(c, &L, k);
+	c->dry = true;
+	for (L.g = 1; L.g < TC_COLUMNS; L.g *= 2) {
+		c->bytes = TC_FRAME_MAX;
+		render(c, &L, order, shown, n);
+		if (c->bytes <= c->max_bytes)
+			break;
 	}
-	L.y = heading(c, L.y, "Processes (busiest first)");
-	for (i = 0; i < shown; i++)
-		draw_task(c, &L, order[i]->lane, order[i], NULL);
-	snprintf(label, sizeof(label), "others (%zu tasks)", n - shown);
-	draw_task(c, &L, c->others, NULL, label);
-	if (c->ndevs) {
-		L.y = heading(c, L.y, "Block devices (requests in flight)");
-		for (k = 0; k < c->ndevs; k++) {
-			snprintf(label, sizeof(label), "%s %d:%d",
-				 c->devs[k].source == REQ_SCSI ?
-				 "scsi" : "ioscheduler",
-				 c->devs[k].major, c->devs[k].minor);
-			draw_requests(c, &L, c->devs[k].lane, "dev", label,
-				      "#00838f");
-		}
-	}
-	if (c->nrpcs) {
-		L.y = heading(c, L.y, "RPC (calls in flight)");
-		for (k = 0; k < c->nrpcs; k++) {
-			snprintf(label, sizeof(label), "%s %s",
-				 c->rpcs[k].server ? "served by" : "calls to",
-				 c->rpcs[k].name);
-			draw_requests(c, &L, c->rpcs[k].lane, "rpc", label,
-				      "#5e35b1");
-		}
-	}
-	legend(c, L.y + 8);
-	svg_end(&c->w);
+	c->dry = false;
+	render(c, &L, order, shown, n);
 	free(order);
 	return 0;
 }
@@ -1101,7 +1142,8 @@ static const struct output_ops timechart_ops = {
 	.free = tchart_free,
 };
 
-int output_timechart_new(struct output **o, int fd, unsigned int procs)
+int output_timechart_new(struct output **o, int fd, unsigned int procs,
+			 uint64_t max_bytes)
 {
 	struct chart *c = calloc(1, sizeof(*c));
 	int k;
@@ -1110,6 +1152,7 @@ int output_timechart_new(struct output **o, int fd, unsigned int procs)
 		return -ENOMEM;
 	c->o.ops = &timechart_ops;
 	c->procs = procs;
+	c->max_bytes = max_bytes ? max_bytes : TIMECHART_MAX_BYTES;
 	tc_init(&c->tc);
 	c->tasks = malloc(TC_MAX_TASKS * sizeof(*c->tasks));
 	c->reqs = malloc(TC_MAX_PENDING * sizeof(*c->reqs));

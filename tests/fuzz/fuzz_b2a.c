@@ -58,7 +58,7 @@ static int make_output(struct output **out, uint8_t which, int null,
 	case OUT_STAT:
 		return output_stat_new(out, null, &opt);
 	case OUT_TIMECHART:
-		return output_timechart_new(out, null, 4);
+		return output_timechart_new(out, null, 4, 0);
 	case OUT_SQLITE:
 		fd = mkstemp(db);
 		if (fd < 0)

@@ -171,7 +171,7 @@ static void test_out_timechart(void **state)
 	snprintf(path, sizeof(path), "%s/tc.svg", unit_dir);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	assert_true(fd >= 0);
-	assert_int_equal(output_timechart_new(&o, fd, 1), 0);
+	assert_int_equal(output_timechart_new(&o, fd, 1, 0), 0);
 	assert_int_equal(o->ops->begin(o, &info), 0);
 	for (i = 0; i < sizeof(switches) / sizeof(switches[0]); i++) {
 		s.rec.data = switches[i];
@@ -209,6 +209,88 @@ static void test_out_timechart(void **state)
 	assert_null(strstr(svg, "No context switches"));
 	assert_non_null(strstr(svg, "</svg>\n"));
 	free(svg);
+}
+
+static void put_le(uint8_t *p, uint64_t v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/*
+ * The timechart (into name) of n context switches on CPU 0, 1 us apart,
+ * among tids 1..5; returns the file's size and, in boxes, its boxes.
+ */
+static size_t chart_of_switches(const char *name, unsigned int n,
+				uint64_t max_bytes, size_t *boxes)
+{
+	struct stream s = { .swap = host_big_endian() };
+	struct meta meta;
+	struct output *o;
+	struct event ev;
+	uint8_t rec[33];
+	char path[PATH_MAX_UNIT], *svg = malloc(TIMECHART_MAX_BYTES);
+	uint32_t from = 0, to;
+	size_t size;
+	unsigned int i;
+	int fd;
+
+	assert_non_null(svg);
+	assert_int_equal(meta_init(&meta), 0);
+	assert_int_equal(meta_register(&meta, 4, 1, false, "INT32:INT32:INT8",
+				       "prev_pid:next_pid:prev_state"), 0);
+	assert_int_equal(meta_name(&meta, 4, 1, "tskdispatch.ctxswitch"), 0);
+	snprintf(path, sizeof(path), "%s/%s", unit_dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(output_timechart_new(&o, fd, 5, max_bytes), 0);
+	assert_int_equal(o->ops->begin(o, NULL), 0);
+	for (i = 0; i < n; i++, from = to) {
+		to = 1 + i % 5;
+		/* magic, total_size, sys_size, flags, timestamp, id */
+		put_le(rec, LKET_RECORD_MAGIC, 2);
+		put_le(rec + 2, sizeof(rec), 2);
+		put_le(rec + 4, sizeof(rec), 2);
+		put_le(rec + 6, 0, 2);
+		put_le(rec + 8, 1000000ull * (i + 1), 8);
+		put_le(rec + 16, LKET_ID(from, 4, 1, 0), 8);
+		/* prev_pid, next_pid, prev_state */
+		put_le(rec + 24, from, 4);
+		put_le(rec + 28, to, 4);
+		rec[32] = (uint8_t)(i & 1);
+		s.rec.data = rec;
+		s.rec.size = s.rec.sys_size = sizeof(rec);
+		s.rec.timestamp = 1000000ull * (i + 1);
+		s.rec.id = LKET_ID(from, 4, 1, 0);
+		assert_int_equal(decode_record(&meta, &s, &ev), 0);
+		assert_int_equal(o->ops->event(o, &ev, NULL), 0);
+	}
+	assert_int_equal(o->ops->finish(o), 0);
+	o->ops->free(o);
+	close(fd);
+	meta_free(&meta);
+	size = read_svg(name, svg, TIMECHART_MAX_BYTES);
+	*boxes = count(svg, "class=\"box\"");
+	assert_non_null(strstr(svg, "</svg>\n"));
+	free(svg);
+	return size;
+}
+
+/* A picture larger than its bound is drawn in coarser columns. */
+static void test_bound(void **state)
+{
+	size_t full, boxes, small, fewer;
+
+	(void)state;
+	full = chart_of_switches("full.svg", 800, 0, &boxes);
+	/* 800 us in 1000 columns: one box a switch on the CPU, and one
+	 * per state change on the tasks' lanes */
+	assert_true(boxes > 800);
+	small = chart_of_switches("small.svg", 800, full / 3, &fewer);
+	assert_true(small <= full / 3);
+	assert_true(fewer > 0 && fewer < boxes / 3);
 }
 
 /* syscall.entry / syscall.return of tid 5 "read", at ts */
@@ -288,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_run_top),
 		cmocka_unit_test(test_svg_text),
 		cmocka_unit_test(test_out_timechart),
+		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_out_histogram),
 	};
 

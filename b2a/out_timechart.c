@@ -5,9 +5,10 @@
  *
  *   CPUs       which task ran when, a colour per process, idle blank:
  *              tskdispatch.ctxswitch and tskdispatch.cpuidle
- *   processes  the busiest tasks (by time on a CPU, else by events), the
- *              rest summed up in one lane: running, in a system call,
- *              waiting for a CPU, sleeping; markers for forks, execs,
+ *   processes  the busiest tasks (by time on a CPU, or in system calls
+ *              when nothing says what ran), the rest summed up in one
+ *              lane: running, in a system call, waiting for a CPU,
+ *              sleeping; markers for forks, execs,
  *              signals sent and received, IO submitted and completed,
  *              page faults as a density strip
  *   devices    block requests in flight, from their insertion
@@ -60,7 +61,7 @@ struct task {
 	int32_t pid;
 	char comm[PROC_COMM_LEN + 1];
 	uint8_t sched;
-	bool in_sys, shown;
+	bool in_sys;
 	uint64_t since;		/* of the current state */
 	uint64_t run, sys, events;	/* ns on a CPU; in a system call */
 	struct tc_lane *lane;	/* NULL: summed up in others */
@@ -79,14 +80,12 @@ enum req_source { REQ_IOSCHED, REQ_SCSI, REQ_SOURCES };
 struct dev {
 	enum req_source source;
 	int major, minor;
-	uint64_t requests;
 	struct tc_lane *lane;
 };
 
 struct rpc {
 	char name[40];
 	bool server;
-	uint64_t calls;
 	struct tc_lane *lane;
 };
 
@@ -375,7 +374,6 @@ static void on_request_end(struct chart *c, enum req_source source,
 	u64map_del(&c->pending[source], slot);
 	r = &c->reqs[idx];
 	tc_request(&c->tc, c->devs[r->dev].lane, r->start, ts);
-	c->devs[r->dev].requests++;
 	if (r->tid)
 		task_mark(c, task_active(c, r->tid), ts, TC_IO_DONE);
 	r->tid = c->free_req;	/* the free list goes through tid */
@@ -426,7 +424,6 @@ static void on_rpc_end(struct chart *c, struct task *t, uint64_t ts)
 	if (!t || t->rpc < 0)
 		return;
 	tc_request(&c->tc, c->rpcs[t->rpc].lane, t->rpc_start, ts);
-	c->rpcs[t->rpc].calls++;
 	t->rpc = -1;
 }
 
@@ -1077,8 +1074,6 @@ static int draw(struct chart *c)
 	shown = n < c->procs ? n : c->procs;
 	for (i = shown; i < n; i++)
 		tc_lane_add(c->others, order[i]->lane);
-	for (i = 0; i < shown; i++)
-		order[i]->shown = true;
 
 	/*
 	 * The finest columns whose picture fits the bound: drawn first

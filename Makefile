@@ -120,7 +120,7 @@ $(BUILD)/unit/%: tests/unit/%.c $(ASAN_OBJS) $(B2A_HEADERS) $(wildcard tests/uni
 check:
 	tools/install-deps all
 	$(MAKE) check-unit check-golden check-ctf check-svg check-db check-fuzz \
-		check-catalogue check-tapset check-guest
+		check-catalogue check-tapset check-guest check-rt-core
 
 check-unit: $(UNIT_TESTS:%=$(BUILD)/unit/%)
 	@set -e; for t in $^; do echo "== $$t"; $$t; done

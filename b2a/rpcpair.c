@@ -6,7 +6,15 @@
 #include "../runtime/lket_ids.h"
 #include "rpcpair.h"
 
-#define NONE	UINT64_MAX	/* no such event seen (yet) */
+#define NONE	UINT64_MAX	/* no such event seen */
+
+/* An RPC event as it came: its key (program, xid), time, and whether it
+ * begins its side (execute, process) or ends it (release, send). */
+struct rpc_ev {
+	uint64_t key, ts;
+	uint8_t vers, proc;
+	bool first;
+};
 
 static const bool wanted[LKET_NR_EVENTS] = {
 	[LKET_EV_SUNRPC_SCHED_EXECUTE_ENTRY] = true,
@@ -25,120 +33,58 @@ void rpc_host_init(struct rpc_host *h)
 	memset(h, 0, sizeof(*h));
 }
 
-static void table_free(struct rpc_table *t)
-{
-	free(t->slot);
-	t->slot = NULL;
-	t->mask = 0;
-}
-
 void rpc_host_free(struct rpc_host *h)
 {
-	table_free(&h->call_table);
-	table_free(&h->serve_table);
+	free(h->ev[0]);
+	free(h->ev[1]);
 	free(h->calls);
 	free(h->serves);
 	rpc_host_init(h);
 }
 
-static uint32_t hash(uint32_t xid, uint32_t prog)
+static uint64_t key_of(uint32_t xid, uint32_t prog)
 {
-	uint64_t k = ((uint64_t)prog << 32 | xid) * 0x9e3779b97f4a7c15ull;
-
-	return (uint32_t)(k >> 32);
+	return (uint64_t)prog << 32 | xid;
 }
 
 /*
- * The slot of (xid, prog) in t, whose entries are indexes + 1 into an
- * array of n entries that key() reads; 0 is an empty slot.
+ * Sort by key: least significant byte first, stable, a pass skipped when
+ * every key has the same byte there (the program, mostly).  Linear, and
+ * it reads and writes in order: no cache miss per event, as a hash has.
  */
-#define LOOKUP(t, arr, xid_, prog_) ({					\
-	uint32_t i_ = hash(xid_, prog_) & (t)->mask;			\
-	while ((t)->slot[i_] && ((arr)[(t)->slot[i_] - 1].xid != (xid_) || \
-				 (arr)[(t)->slot[i_] - 1].prog != (prog_))) \
-		i_ = (i_ + 1) & (t)->mask;				\
-	i_;								\
-})
-
-/* Room for one more of n entries: at most half full. */
-#define GROW(t, arr, n, ret) do {					\
-	uint32_t *old_ = (t)->slot, size_ = (t)->mask + 1, j_;		\
-	(ret) = 0;							\
-	if (old_ && 2 * ((n) + 1) <= size_)				\
-		break;							\
-	size_ = old_ ? 2 * size_ : 1024;				\
-	while (size_ < 2 * ((n) + 1))					\
-		size_ *= 2;						\
-	(t)->slot = calloc(size_, sizeof(*(t)->slot));			\
-	if (!(t)->slot) {						\
-		(t)->slot = old_;					\
-		(ret) = -ENOMEM;					\
-		break;							\
-	}								\
-	(t)->mask = size_ - 1;						\
-	for (j_ = 0; j_ < (n); j_++)					\
-		(t)->slot[LOOKUP(t, arr, (arr)[j_].xid,			\
-				 (arr)[j_].prog)] = j_ + 1;		\
-	free(old_);							\
-} while (0)
-
-static int grow_array(void **arr, size_t *cap, size_t n, size_t size)
+static int radix_sort(struct rpc_ev *v, size_t n)
 {
-	void *bigger;
+	struct rpc_ev *tmp, *a = v, *b, *swap;
+	size_t count[256], i, sum, c;
+	unsigned int shift;
 
-	if (n < *cap)
+	if (n < 2)
 		return 0;
-	*cap = *cap ? 2 * *cap : 1024;
-	bigger = realloc(*arr, *cap * size);
-	if (!bigger)
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp)
 		return -ENOMEM;
-	*arr = bigger;
+	b = tmp;
+	for (shift = 0; shift < 64; shift += 8) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(a[i].key >> shift) & 0xff]++;
+		if (count[(a[0].key >> shift) & 0xff] == n)
+			continue;
+		for (sum = 0, i = 0; i < 256; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[count[(a[i].key >> shift) & 0xff]++] = a[i];
+		swap = a;
+		a = b;
+		b = swap;
+	}
+	if (a != v)
+		memcpy(v, a, n * sizeof(*v));
+	free(tmp);
 	return 0;
-}
-
-/* The call (xid, prog) of h, made if new. */
-static struct rpc_call *call_of(struct rpc_host *h, uint32_t xid,
-				uint32_t prog)
-{
-	struct rpc_table *t = &h->call_table;
-	uint32_t i;
-	int ret;
-
-	GROW(t, h->calls, h->ncalls, ret);
-	if (!ret)
-		ret = grow_array((void **)&h->calls, &h->calls_cap, h->ncalls,
-				 sizeof(*h->calls));
-	if (ret)
-		return NULL;
-	i = LOOKUP(t, h->calls, xid, prog);
-	if (!t->slot[i]) {
-		h->calls[h->ncalls] = (struct rpc_call){ .xid = xid,
-			.prog = prog, .execute = NONE };
-		t->slot[i] = (uint32_t)++h->ncalls;
-	}
-	return &h->calls[t->slot[i] - 1];
-}
-
-static struct rpc_serve *serve_of(struct rpc_host *h, uint32_t xid,
-				  uint32_t prog)
-{
-	struct rpc_table *t = &h->serve_table;
-	uint32_t i;
-	int ret;
-
-	GROW(t, h->serves, h->nserves, ret);
-	if (!ret)
-		ret = grow_array((void **)&h->serves, &h->serves_cap,
-				 h->nserves, sizeof(*h->serves));
-	if (ret)
-		return NULL;
-	i = LOOKUP(t, h->serves, xid, prog);
-	if (!t->slot[i]) {
-		h->serves[h->nserves] = (struct rpc_serve){ .xid = xid,
-			.prog = prog, .process = NONE, .send = NONE };
-		t->slot[i] = (uint32_t)++h->nserves;
-	}
-	return &h->serves[t->slot[i] - 1];
 }
 
 /* The value of a field, by its index in the event's metadata. */
@@ -184,93 +130,131 @@ static uint32_t field(const struct event *ev, int i)
 
 int rpc_host_event(struct rpc_host *h, const struct event *ev)
 {
-	uint64_t ts = ev->rec->timestamp;
-	struct rpc_serve *s;
-	struct rpc_call *c;
+	struct rpc_ev *bigger, *e;
 	const int *idx;
-	int e;
+	bool client;
+	int k;
 
 	if (!ev->meta || ev->meta->ev < 0 || !wanted[ev->meta->ev])
 		return 0;
-	e = ev->meta->ev;
-	if (e == LKET_EV_SUNRPC_SCHED_EXECUTE_ENTRY ||
-	    e == LKET_EV_SUNRPC_SCHED_RELEASE_TASK_ENTRY) {
-		idx = fields_of(h, ev, true);
-		c = call_of(h, field(ev, idx[0]), field(ev, idx[1]));
-		if (!c)
+	k = ev->meta->ev;
+	client = k == LKET_EV_SUNRPC_SCHED_EXECUTE_ENTRY ||
+		 k == LKET_EV_SUNRPC_SCHED_RELEASE_TASK_ENTRY;
+	if (h->nev[client] == h->cap[client]) {
+		h->cap[client] = h->cap[client] ? 2 * h->cap[client] : 1024;
+		bigger = realloc(h->ev[client],
+				 h->cap[client] * sizeof(*bigger));
+		if (!bigger)
 			return -ENOMEM;
-		if (e == LKET_EV_SUNRPC_SCHED_EXECUTE_ENTRY) {
-			if (ts < c->execute)
-				c->execute = ts;
-		} else if (ts > c->release) {
-			c->release = ts;
-		}
-		return 0;
+		h->ev[client] = bigger;
 	}
-	idx = fields_of(h, ev, false);
-	s = serve_of(h, field(ev, idx[0]), field(ev, idx[1]));
-	if (!s)
-		return -ENOMEM;
-	if (e == LKET_EV_SUNRPC_SVC_PROCESS_ENTRY) {
-		if (ts < s->process) {
-			s->process = ts;
-			s->vers = field(ev, idx[2]) & 0xff;
-			s->proc = field(ev, idx[3]) & 0xff;
-		}
-	} else if (ts < s->send) {
-		s->send = ts;
-	}
+	idx = fields_of(h, ev, client);
+	e = &h->ev[client][h->nev[client]++];
+	e->key = key_of(field(ev, idx[0]), field(ev, idx[1]));
+	e->ts = ev->rec->timestamp;
+	e->vers = (uint8_t)field(ev, idx[2]);
+	e->proc = (uint8_t)field(ev, idx[3]);
+	e->first = k == LKET_EV_SUNRPC_SCHED_EXECUTE_ENTRY ||
+		   k == LKET_EV_SUNRPC_SVC_PROCESS_ENTRY;
 	return 0;
+}
+
+/* The events of one key, client's: its call, if it was executed. */
+static void fold_call(struct rpc_host *h, const struct rpc_ev *e, size_t n)
+{
+	struct rpc_call c = { .xid = (uint32_t)e->key,
+			      .prog = (uint32_t)(e->key >> 32),
+			      .execute = NONE };
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (e[i].first && e[i].ts < c.execute)
+			c.execute = e[i].ts;
+		else if (!e[i].first && e[i].ts > c.release)
+			c.release = e[i].ts;
+	if (c.execute == NONE)
+		return;
+	if (c.release < c.execute)
+		c.release = 0;
+	h->calls[h->ncalls++] = c;
+}
+
+/* The events of one key, server's: its half, if it was processed. */
+static void fold_serve(struct rpc_host *h, const struct rpc_ev *e, size_t n)
+{
+	struct rpc_serve s = { .xid = (uint32_t)e->key,
+			       .prog = (uint32_t)(e->key >> 32),
+			       .process = NONE, .send = NONE };
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (e[i].first && e[i].ts < s.process) {
+			s.process = e[i].ts;
+			s.vers = e[i].vers;
+			s.proc = e[i].proc;
+		} else if (!e[i].first && e[i].ts < s.send) {
+			s.send = e[i].ts;
+		}
+	if (s.process == NONE)
+		return;
+	if (s.send == NONE || s.send < s.process)
+		s.send = 0;
+	h->serves[h->nserves++] = s;
 }
 
 int rpc_host_finish(struct rpc_host *h)
 {
-	size_t i, n;
+	size_t side, i, j;
 	int ret;
 
-	/* a release without execute, a send without process: dropped */
-	for (i = n = 0; i < h->ncalls; i++)
-		if (h->calls[i].execute != NONE) {
-			h->calls[n] = h->calls[i];
-			if (h->calls[n].release < h->calls[n].execute)
-				h->calls[n].release = 0;
-			n++;
+	h->calls = malloc((h->nev[1] ? h->nev[1] : 1) * sizeof(*h->calls));
+	h->serves = malloc((h->nev[0] ? h->nev[0] : 1) * sizeof(*h->serves));
+	if (!h->calls || !h->serves)
+		return -ENOMEM;
+	for (side = 0; side < 2; side++) {
+		ret = radix_sort(h->ev[side], h->nev[side]);
+		if (ret)
+			return ret;
+		for (i = 0; i < h->nev[side]; i = j) {
+			for (j = i + 1; j < h->nev[side] &&
+			     h->ev[side][j].key == h->ev[side][i].key; j++)
+				;
+			if (side)
+				fold_call(h, &h->ev[side][i], j - i);
+			else
+				fold_serve(h, &h->ev[side][i], j - i);
 		}
-	h->ncalls = n;
-	for (i = n = 0; i < h->nserves; i++)
-		if (h->serves[i].process != NONE) {
-			h->serves[n] = h->serves[i];
-			if (h->serves[n].send == NONE ||
-			    h->serves[n].send < h->serves[n].process)
-				h->serves[n].send = 0;
-			n++;
-		}
-	h->nserves = n;
-	/* the server's table, for rpc_match(): indexes have moved */
-	table_free(&h->call_table);
-	table_free(&h->serve_table);
-	GROW(&h->serve_table, h->serves, h->nserves, ret);
-	return ret;
+		free(h->ev[side]);
+		h->ev[side] = NULL;
+		h->nev[side] = h->cap[side] = 0;
+	}
+	return 0;
 }
 
 int rpc_match(const struct rpc_host *client, const struct rpc_host *server,
 	      struct rpc_match **m, size_t *n)
 {
-	const struct rpc_table *t = &server->serve_table;
-	const struct rpc_call *c;
-	size_t i, k = 0;
-	uint32_t j;
+	size_t i = 0, j = 0, k = 0;
+	uint64_t a, b;
 
 	*n = 0;
 	*m = malloc((client->ncalls ? client->ncalls : 1) * sizeof(**m));
 	if (!*m)
 		return -ENOMEM;
-	for (i = 0; i < client->ncalls && t->slot; i++) {
-		c = &client->calls[i];
-		j = LOOKUP(t, server->serves, c->xid, c->prog);
-		if (t->slot[j])
-			(*m)[k++] = (struct rpc_match){
-				c, &server->serves[t->slot[j] - 1] };
+	/* both sorted by program, then xid */
+	while (i < client->ncalls && j < server->nserves) {
+		a = key_of(client->calls[i].xid, client->calls[i].prog);
+		b = key_of(server->serves[j].xid, server->serves[j].prog);
+		if (a < b) {
+			i++;
+		} else if (a > b) {
+			j++;
+		} else {
+			(*m)[k++] = (struct rpc_match){ &client->calls[i],
+							&server->serves[j] };
+			i++;
+			j++;
+		}
 	}
 	*n = k;
 	return 0;

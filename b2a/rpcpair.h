@@ -14,10 +14,11 @@
  * retransmission), keeps its first execute, its last release, its first
  * process and its first send: the times that the order of events across
  * the hosts bounds whichever copy was answered.  Events may come in any
- * order (file by file): each call and half is found by a hash of its xid
- * and program.
+ * order (file by file); they are kept as they come and sorted by program
+ * and xid at the end (a radix sort: in order through memory, where a hash
+ * would miss the cache at each event).
  *
- * Memory: per RPC, its call or half (24 bytes) and two hash slots.
+ * Memory: per RPC event 24 bytes, twice that while sorting.
  */
 #ifndef LKET_RPCPAIR_H
 #define LKET_RPCPAIR_H
@@ -40,12 +41,6 @@ struct rpc_serve {		/* a server's half */
 	uint64_t send;		/* first sunrpc.svc.send.entry; 0: none */
 };
 
-/* Indexes + 1 into calls or serves by (xid, prog); 0: empty slot. */
-struct rpc_table {
-	uint32_t *slot;
-	uint32_t mask;		/* slots - 1, a power of two less one */
-};
-
 #define RPC_FIELD_CACHE	4
 
 /* Where an event's xid, prog, vers, proc are (-1: it has none). */
@@ -55,13 +50,17 @@ struct rpc_fields {
 	int idx[4];
 };
 
-/* One host's RPCs, as client (calls) and as server (serves). */
+struct rpc_ev;
+
+/* One host's RPCs, as client (calls) and as server (serves), each
+ * sorted by program and xid. */
 struct rpc_host {
 	struct rpc_call *calls;
-	size_t ncalls, calls_cap;
+	size_t ncalls;
 	struct rpc_serve *serves;
-	size_t nserves, serves_cap;
-	struct rpc_table call_table, serve_table;
+	size_t nserves;
+	struct rpc_ev *ev[2];	/* as they come: servers' [0], clients' [1] */
+	size_t nev[2], cap[2];
 	struct rpc_fields fields[RPC_FIELD_CACHE];
 };
 
@@ -80,7 +79,7 @@ int rpc_host_event(struct rpc_host *h, const struct event *ev);
 int rpc_host_finish(struct rpc_host *h);
 /*
  * The calls of client that server answered (a host is never its own
- * server here), in client's order: *m (free() it), *n.  0, -ENOMEM.
+ * server here), by program and xid: *m (free() it), *n.  0, -ENOMEM.
  */
 int rpc_match(const struct rpc_host *client, const struct rpc_host *server,
 	      struct rpc_match **m, size_t *n);

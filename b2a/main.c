@@ -25,6 +25,7 @@
 #include "progress.h"
 #include "report.h"
 #include "stream.h"
+#include "symbols.h"
 #include "tmpfile.h"
 #include "version.h"
 
@@ -59,6 +60,12 @@ static const char usage[] =
 "  -i             add [group:hook] to every event name\n"
 "  -N             print group:hook instead of event names\n"
 "  -C             leave out the process name column (text)\n"
+"Call stacks (ADDRS fields, lket_stack()):\n"
+"      --debuginfo DIR  the kernel's and modules' debuginfo under DIR\n"
+"                 (default " SYMBOLS_DEFAULT_DIR ": Debian's\n"
+"                 linux-image-RELEASE-dbg)\n"
+"      --stack-lines  add (file:line) to every frame\n"
+"      --no-symbols   show the frames as addresses\n"
 "Filters (all must match; a list or a repeated option means any of):\n"
 "      --pid LIST    process IDs, 1,2,3\n"
 "      --tid LIST    thread IDs\n"
@@ -288,7 +295,8 @@ static int expand_dir(const char *dir, char ***list, size_t *n, size_t *cap,
 /* Long options without a letter; a filter's is OPT_FILTER + its kind. */
 enum {
 	OPT_PG = 256, OPT_SCHEMA, OPT_REPLACE, OPT_REPORT, OPT_VERSION,
-	OPT_STAT, OPT_DELTA, OPT_WHERE, OPT_CTF, OPT_FILTER = 512,
+	OPT_STAT, OPT_DELTA, OPT_WHERE, OPT_CTF, OPT_DEBUGINFO, OPT_NO_SYMBOLS,
+	OPT_STACK_LINES, OPT_FILTER = 512,
 };
 
 static const struct option long_options[] = {
@@ -314,6 +322,9 @@ static const struct option long_options[] = {
 	{ "delta", no_argument, NULL, OPT_DELTA },
 	{ "where", required_argument, NULL, OPT_WHERE },
 	{ "ctf", required_argument, NULL, OPT_CTF },
+	{ "debuginfo", required_argument, NULL, OPT_DEBUGINFO },
+	{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
+	{ "stack-lines", no_argument, NULL, OPT_STACK_LINES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -443,6 +454,8 @@ struct options {
 	struct sqlite_options sqlite;
 	struct pg_options pg;
 	struct filter filter;
+	struct symbols_options symbols;
+	bool no_symbols;
 	const char *out_path, *format, *report_path, *ctf_dir;
 	bool summary;
 	char schema[64];	/* --pg without --schema: the trace's name */
@@ -521,6 +534,15 @@ static int option(struct options *o, struct reporter *rep, int opt)
 		break;
 	case OPT_REPORT:
 		o->report_path = optarg;
+		break;
+	case OPT_DEBUGINFO:
+		o->symbols.dir = optarg;
+		break;
+	case OPT_NO_SYMBOLS:
+		o->no_symbols = true;
+		break;
+	case OPT_STACK_LINES:
+		o->symbols.lines = true;
 		break;
 	case OPT_WHERE:
 		ret = filter_add_where(&o->filter, optarg);
@@ -812,6 +834,10 @@ static void run(struct options *o, const struct inputs *in,
 		ret = make_outputs(o, files, &out, res);
 	if (!ret && o->report_path)
 		ret = report_new(&copt.report);
+	if (!ret && !o->no_symbols) {
+		o->symbols.diag = &rep->d;
+		ret = symbols_new(&copt.symbols, &o->symbols);
+	}
 	if (!ret) {
 		/* a terminal only: a log file gets no progress lines */
 		if (!rep->quiet && isatty(STDERR_FILENO)) {
@@ -835,6 +861,7 @@ static void run(struct options *o, const struct inputs *in,
 	if (out)
 		out->ops->free(out);
 	report_free(copt.report);
+	symbols_free(copt.symbols);
 	/* the database first: it alone may refuse (it appeared meanwhile) */
 	for (i = 0; !ret && i < NFILES; i++) {
 		res->what = files[i].path;

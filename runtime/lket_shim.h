@@ -58,12 +58,16 @@
 #ifndef LKET_SHIM_H
 #define LKET_SHIM_H
 
+#include <linux/buildid.h>
+#include <linux/elf.h>
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
+#include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/utsname.h>
@@ -655,12 +659,196 @@ static void lket_process_snapshot(void)
 		atomic_add(dropped, &lket_nr_snapshot_dropped);
 }
 
+/*
+ * Kernel call stacks: lket_stack() appends an ADDRS field (lket_format.h:
+ * a count, then the return addresses, innermost first) to the record open
+ * on this CPU, as user data: it goes to the print buffer behind the
+ * record, like what a probe body printf()s.  The addresses are raw; lket-b2a
+ * symbolises them afterwards from the module records below and the
+ * kernel's debuginfo.
+ *
+ * A kprobe's handler unwinds from the probed instruction
+ * (stack_trace_save_regs(), which the kernel does not export: found
+ * through kallsyms when tracing starts), so that the first frame is the
+ * probed function; other probes (tracepoints, return probes, whose
+ * registers are the trampoline's) unwind from here with
+ * stack_trace_save(), and the first frames are LKET's and SystemTap's own.
+ * Both are the kernel's unwinder (ORC on Debian's kernels), bounded by
+ * depth: no allocation, no locks.
+ */
+#ifndef LKET_STACK_DEPTH
+#define LKET_STACK_DEPTH	LKET_STACK_DEFAULT_DEPTH
+#endif
+/* The deepest stack lket_stack(depth) records. */
+#define LKET_STACK_MAX		64
+
+#if LKET_STACK_DEPTH > LKET_STACK_MAX || LKET_STACK_DEPTH < 1
+#error "LKET_STACK_DEPTH is 1 to LKET_STACK_MAX (64)"
+#endif
+
+typedef unsigned int (*lket_save_regs_fn)(struct pt_regs *regs,
+					  unsigned long *store,
+					  unsigned int size,
+					  unsigned int skipnr);
+static lket_save_regs_fn lket_save_regs;
+
+struct lket_stack_buf {
+	unsigned long ip[LKET_STACK_MAX];
+};
+
+static DEFINE_PER_CPU(struct lket_stack_buf, lket_stack_buf);
+
+static void lket_stack_init(void)
+{
+	lket_save_regs = (lket_save_regs_fn)
+		kallsyms_lookup_name("stack_trace_save_regs");
+}
+
+/*
+ * Append the call stack, at most depth frames, to this CPU's open record.
+ * regs: the kprobe's registers, or NULL to unwind from here.
+ */
+static void lket_stack_append(struct pt_regs *regs, unsigned int depth)
+{
+	struct lket_stack_buf *buf;
+	lket_addrs_count_t count;
+	lket_addr_t addr;
+	unsigned long flags;
+	unsigned int n, i;
+	char *p;
+
+	if (!this_cpu_ptr(&lket_open_record)->open)
+		return;		/* no record: nothing to append to */
+	if (depth > LKET_STACK_MAX)
+		depth = LKET_STACK_MAX;
+	local_irq_save(flags);
+	buf = this_cpu_ptr(&lket_stack_buf);
+	if (regs && lket_save_regs)
+		n = lket_save_regs(regs, buf->ip, depth, 0);
+	else
+		n = stack_trace_save(buf->ip, depth, 0);
+#if LKET_ASCII_TRACE
+	_stp_print(" stack=[");
+	for (i = 0; i < n; i++)
+		_stp_printf(i ? ", %#lx" : "%#lx", buf->ip[i]);
+	_stp_print("]");
+#else
+	p = _stp_reserve_bytes(sizeof(count) + n * sizeof(addr));
+	if (p) {
+		count = n;
+		memcpy(p, &count, sizeof(count));
+		p += sizeof(count);
+		for (i = 0; i < n; i++, p += sizeof(addr)) {
+			addr = buf->ip[i];
+			memcpy(p, &addr, sizeof(addr));
+		}
+	}
+#endif
+	local_irq_restore(flags);
+}
+
+/*
+ * Module records (lket.module): the kernel, then every module loaded when
+ * tracing starts, with where its text is and its GNU build ID, so that
+ * lket-b2a can symbolise call stacks (KASLR moves the kernel, modules
+ * load anywhere).  Written once, from a begin probe.
+ */
+#define LKET_BUILD_ID_MAX	BUILD_ID_SIZE_MAX	/* a SHA-1's 20 */
+/* ELF's NT_GNU_BUILD_ID (<elf.h>), which the kernel's headers lack */
+#define LKET_NT_GNU_BUILD_ID	3
+#define LKET_BUILD_ID_HEX	(2 * LKET_BUILD_ID_MAX + 1)
+
+static void lket_hex(char *hex, const u8 *id, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	hex[2 * len] = '\0';
+}
+
+/*
+ * The GNU build ID note of a module: in its read-only data (the
+ * .note.gnu.build-id section is allocated, not writable), 4-byte aligned.
+ */
+static void lket_module_build_id(const struct module *mod, char *hex)
+{
+	const char *ro = (const char *)mod->core_layout.base +
+			 mod->core_layout.text_size;
+	const char *end = (const char *)mod->core_layout.base +
+			  mod->core_layout.ro_size;
+	const char *p;
+	Elf64_Nhdr nh;
+
+	hex[0] = '\0';
+	for (p = PTR_ALIGN(ro, 4); p + sizeof(nh) + 4 + LKET_BUILD_ID_MAX <= end;
+	     p += 4) {
+		memcpy(&nh, p, sizeof(nh));
+		if (nh.n_type != LKET_NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+		    nh.n_descsz != LKET_BUILD_ID_MAX ||
+		    memcmp(p + sizeof(nh), "GNU", 4))
+			continue;
+		lket_hex(hex, (const u8 *)p + sizeof(nh) + 4,
+			 LKET_BUILD_ID_MAX);
+		return;
+	}
+}
+
+static void lket_module_record(const char *name, u64 base, u64 size,
+			       const char *build_id)
+{
+	size_t name_len = strlen(name) + 1, id_len = strlen(build_id) + 1;
+	unsigned long flags;
+	char *p;
+
+	p = lket_record_reserve(LKET_GROUP_LKET, LKET_HOOK_MODULE,
+				2 * sizeof(u64) + name_len + id_len, &flags);
+	if (p) {
+		p = lket_put(p, &base, sizeof(base));
+		p = lket_put(p, &size, sizeof(size));
+		p = lket_put(p, name, name_len);
+		lket_put(p, build_id, id_len);
+		lket_record_reserved(&flags);
+	}
+	lket_record_end();
+}
+
+static void lket_module_snapshot(void)
+{
+	unsigned long stext = kallsyms_lookup_name("_stext");
+	unsigned long etext = kallsyms_lookup_name("_etext");
+	const u8 *kid = (const u8 *)kallsyms_lookup_name("vmlinux_build_id");
+	struct list_head *modules =
+		(struct list_head *)kallsyms_lookup_name("modules");
+	char hex[LKET_BUILD_ID_HEX] = "";
+	struct module *mod;
+
+	if (LKET_ASCII_TRACE)
+		return;
+	if (kid && memchr_inv(kid, 0, LKET_BUILD_ID_MAX))
+		lket_hex(hex, kid, LKET_BUILD_ID_MAX);
+	if (stext && etext > stext)
+		lket_module_record("kernel", stext, etext - stext, hex);
+	if (!modules)
+		return;
+	preempt_disable();
+	list_for_each_entry_rcu(mod, modules, list) {
+		if (mod->state == MODULE_STATE_UNFORMED)
+			continue;
+		lket_module_build_id(mod, hex);
+		lket_module_record(mod->name,
+				   (unsigned long)mod->core_layout.base,
+				   mod->core_layout.text_size, hex);
+	}
+	preempt_enable();
+}
+
 /* register_user_event() arguments: known types, as many names as types. */
 static const char *lket_check_fields(const char *fmt, const char *names)
 {
 	static const char *const types[] = {
 		"INT8", "INT16", "INT32", "INT64",
-		"UINT8", "UINT16", "UINT32", "UINT64", "STRING",
+		"UINT8", "UINT16", "UINT32", "UINT64", "STRING", "ADDRS",
 	};
 	unsigned int nfmt = 0, nnames = 0, i;
 	const char *p, *end;
@@ -675,7 +863,7 @@ static const char *lket_check_fields(const char *fmt, const char *names)
 			if (strlen(types[i]) == len && !strncmp(p, types[i], len))
 				break;
 		if (i == ARRAY_SIZE(types))
-			return "unknown field type (want INT8, INT16, INT32, INT64 or STRING)";
+			return "unknown field type (want INT8, INT16, INT32, INT64, STRING or ADDRS)";
 		nfmt++;
 		if (!*end)
 			break;

@@ -315,6 +315,16 @@ static int ctf_event(struct output *o, const struct event *ev,
 		case LKET_INT64:
 			p = put64(p, (uint64_t)x);
 			break;
+		case LKET_ADDRS: {
+			/* a call stack: a sequence of uint64 */
+			uint16_t n = (uint16_t)(v && v->f == f ? v->n : 0);
+			uint16_t k;
+
+			p = put(p, &n, 2);
+			for (k = 0; k < n; k++)
+				p = put64(p, v->a[k]);
+			break;
+		}
 		default:
 			if (v && v->f == f && v->s)
 				p = put(p, v->s, v->slen);
@@ -412,6 +422,10 @@ static void ctf_class_out(FILE *f, const struct ctf_class *k, size_t id)
 				 sizeof(name) - strlen(name), "_%u", dup);
 		if (fd->type == LKET_STRING)
 			fprintf(f, "\t\tstring %s;\n", name);
+		else if (fd->type == LKET_ADDRS)
+			fprintf(f, "\t\tinteger { size = 16; align = 8; signed = false; base = 10; } _%s_length;\n"
+				"\t\tinteger { size = 64; align = 8; signed = false; base = 16; } %s[_%s_length];\n",
+				name, name, name);
 		else
 			fprintf(f, "\t\tinteger { size = %u; align = 8; signed = %s; base = %u; } %s;\n",
 				8u * fd->type, fd->hex ? "false" : "true",

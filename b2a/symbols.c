@@ -25,7 +25,7 @@
 
 #include "symbols.h"
 
-/* A symbol as shown: the name, "+0x" and an offset, a module name. */
+/* A frame's " (file:line)" at most. */
 #define SYM_TEXT_MAX	512
 /* Folders deep a debuginfo tree is searched for modules. */
 #define INDEX_DEPTH	8
@@ -61,6 +61,7 @@ struct symbols {
 	size_t nkos, kos_cap;
 	Dwfl *dwfl;
 	bool loaded;
+	bool nothing;		/* no debuginfo at all: said once, for all */
 	bool noted_outside;
 	struct sym_entry *tab;	/* power of two */
 	size_t tab_size, tab_used;
@@ -355,15 +356,11 @@ static void note_module(struct symbols *sy, struct sym_module *m,
 	if (m->noted)
 		return;
 	m->noted = true;
-	if (m->kernel)
-		diagf(sy->opt.diag, DIAG_NOTE, NULL, -1,
-		      "no symbols for the kernel %s: %s; its call stack frames are shown as addresses (install linux-image-%s-dbg, or give --debuginfo)",
-		      sy->release ? sy->release : "(release unknown)", why,
-		      sy->release ? sy->release : "RELEASE");
-	else
-		diagf(sy->opt.diag, DIAG_NOTE, NULL, -1,
-		      "no symbols for module %s: %s; its call stack frames are shown as addresses",
-		      m->name, why);
+	diagf(sy->opt.diag, DIAG_NOTE, NULL, -1,
+	      "no symbols for %s%s in %s: %s; its call stack frames are shown as addresses",
+	      m->kernel ? "the kernel " : "module ",
+	      m->kernel ? (sy->release ? sy->release : "(release unknown)") :
+	      m->name, sy->dir, why);
 }
 
 /* Report m's debuginfo at path to libdwfl, and check it is m's. */
@@ -420,6 +417,14 @@ static int load(struct symbols *sy)
 			 INDEX_DEPTH);
 	if (ret)
 		return ret;
+	sy->nothing = !sy->nkos && find_vmlinux(sy, path, sizeof(path));
+	if (sy->nothing) {
+		diagf(sy->opt.diag, DIAG_NOTE, NULL, -1,
+		      "no debuginfo of kernel %s in %s: call stack frames are shown as addresses (install linux-image-%s-dbg, or give --debuginfo)",
+		      sy->release ? sy->release : "(release unknown)", sy->dir,
+		      sy->release ? sy->release : "RELEASE");
+		return 0;
+	}
 	dwfl_report_begin(sy->dwfl);
 	for (i = 0; i < sy->nmods; i++) {
 		struct sym_module *m = &sy->mods[i];
@@ -451,7 +456,7 @@ static struct sym_module *module_of(struct symbols *sy, uint64_t addr)
 static char *resolve(struct symbols *sy, uint64_t addr)
 {
 	struct sym_module *m = module_of(sy, addr);
-	char text[SYM_TEXT_MAX], where[SYM_TEXT_MAX] = "";
+	char where[SYM_TEXT_MAX] = "", *text;
 	const char *name, *file;
 	Dwfl_Line *line;
 	GElf_Off off;
@@ -468,7 +473,8 @@ static char *resolve(struct symbols *sy, uint64_t addr)
 		return NULL;
 	}
 	if (!m->dwfl) {
-		note_module(sy, m, "no debuginfo found under the debuginfo folder");
+		if (!sy->nothing)
+			note_module(sy, m, "no debuginfo found for it");
 		return NULL;
 	}
 	a = addr + (uint64_t)m->shift;
@@ -480,13 +486,11 @@ static char *resolve(struct symbols *sy, uint64_t addr)
 		snprintf(where, sizeof(where), " (%s:%d)",
 			 strrchr(file, '/') ? strrchr(file, '/') + 1 : file,
 			 lineno);
-	if (m->kernel)
-		snprintf(text, sizeof(text), "%s+0x%" PRIx64 "%s", name,
-			 (uint64_t)off, where);
-	else
-		snprintf(text, sizeof(text), "%s+0x%" PRIx64 " [%s]%s", name,
-			 (uint64_t)off, m->name, where);
-	return strdup(text);
+	if (asprintf(&text, m->kernel ? "%s+0x%" PRIx64 "%.0s%s" :
+			    "%s+0x%" PRIx64 " [%s]%s", name, (uint64_t)off,
+		     m->name, where) < 0)
+		return NULL;
+	return text;
 }
 
 static size_t slot_of(const struct symbols *sy, uint64_t addr)

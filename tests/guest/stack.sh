@@ -3,6 +3,7 @@
 #
 #  1. build (host): addevent.iosyscall.write.entry with a user field
 #     "stack" of type ADDRS that the probe body fills with lket_stack();
+#     process.fork and process.execve name the processes;
 #  2. guest: dd writes 200 blocks of 512 bytes, each a write(2);
 #  3. host: lket-b2a decodes the trace with the guest kernel's debuginfo
 #     (Debian's linux-image-RELEASE-dbg, under /usr/lib/debug): every
@@ -25,7 +26,8 @@ probe register_event {
 	register_user_event(GROUP_IOSYSCALL, HOOKID_IOSYSCALL_WRITE_ENTRY,
 			    "ADDRS", "stack")
 }
-probe addevent.iosyscall.write.entry { lket_stack() }'
+probe addevent.iosyscall.write.entry { lket_stack() }
+probe addevent.process.fork, addevent.process.execve {}'
 [ -s "$work/lket_stack.stap.err" ] && grep -i error "$work/lket_stack.stap.err"
 skip_guest
 [ -f "$work/lket_stack.ko" ] || finish

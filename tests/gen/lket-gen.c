@@ -41,6 +41,9 @@
  *           one stack seen twice, an empty one, addresses outside every
  *           module, a module whose debuginfo has another build ID, and a
  *           stack whose count runs past its record
+ *   stackbench  the stacks trace's metadata, then EVENTS write entries
+ *           on 2 CPUs, each with a 16-frame stack of the kernel and
+ *           my_mod, of 96 distinct stacks: symbolisation once warm
  * -f  framing (default v4, SystemTap 4.7-4.9); -s  the other byte order;
  * -p  each CPU numbers its own flushes (format version 2, the patched
  *     runtime); without it one counter numbers them all (version 1).
@@ -515,6 +518,30 @@ static void stacks(void)
 	event(0, t + 1600, 4242, "iosyscall.write.return", I(512));
 }
 
+static void stackbench(long n)
+{
+	uint64_t a[LKET_STACK_DEFAULT_DEPTH], t = 5000000000ull;
+	const struct addrs as = { LKET_STACK_DEFAULT_DEPTH,
+				  LKET_STACK_DEFAULT_DEPTH, a };
+	long i;
+	int k;
+
+	metadata(t);
+	event(0, t, 900, "lket.module", I(STACK_KERNEL), I(0x60), "kernel",
+	      STACK_KERNEL_ID);
+	event(0, t, 900, "lket.module", I(STACK_MY_MOD), I(0x20), "my_mod",
+	      STACK_MODULE_ID);
+	event(0, t, 900, "lket.register_user_event",
+	      I(LKET_GROUP_IOSYSCALL), I(LKET_HOOK_IOSYSCALL_WRITE_ENTRY),
+	      "ADDRS", "stack");
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < LKET_STACK_DEFAULT_DEPTH; k++)
+			a[k] = k & 1 ? STACK_MY_MOD + (uint64_t)((i + k) % 32) :
+			       STACK_KERNEL + (uint64_t)((i * 7 + k) % 96);
+		stack_write((int)(i & 1), t + 1000 + (uint64_t)i, 4242, &as);
+	}
+}
+
 static void bench(long n)
 {
 	static const char *const calls[] = {
@@ -731,8 +758,9 @@ int main(int argc, char **argv)
 	     strcmp(argv[optind], "many") &&
 	     strcmp(argv[optind], "moved") &&
 	     strcmp(argv[optind], "stacks") &&
+	     strcmp(argv[optind], "stackbench") &&
 	     strcmp(argv[optind], "syscalls"))) {
-		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-n EVENTS] golden|badmeta|nometa|bench|syscalls|strings|latency|backwards|dbnames|many|moved|stacks PREFIX\n");
+		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-n EVENTS] golden|badmeta|nometa|bench|syscalls|strings|latency|backwards|dbnames|many|moved|stacks|stackbench PREFIX\n");
 		return 2;
 	}
 	for (cpu = 0; cpu < NCPU; cpu++) {
@@ -762,6 +790,8 @@ int main(int argc, char **argv)
 		moved();
 	else if (!strcmp(argv[optind], "stacks"))
 		stacks();
+	else if (!strcmp(argv[optind], "stackbench"))
+		stackbench(n);
 	else {
 		no_meta_1_2 = !strcmp(argv[optind], "nometa");
 		golden(!strcmp(argv[optind], "badmeta"));

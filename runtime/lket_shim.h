@@ -505,15 +505,19 @@ static void lket_ascii_record_begin(unsigned int group, unsigned int hook)
  * through kallsyms when tracing starts), so that the first frame is the
  * probed function; other probes (tracepoints, return probes, whose
  * registers are the trampoline's) unwind from here with
- * stack_trace_save(), and the first frames are LKET's and SystemTap's own.
- * Both are the kernel's unwinder (ORC on Debian's kernels), bounded by
- * depth, into a per-CPU buffer: no allocation, no locks.
+ * stack_trace_save(), and the frames in this module (LKET's and
+ * SystemTap's own: the handler) are left out, so that the first is where
+ * the kernel called the probe.  Both are the kernel's unwinder (ORC on
+ * Debian's kernels), bounded by depth, into a per-CPU buffer: no
+ * allocation, no locks.
  */
 #ifndef LKET_STACK_DEPTH
 #define LKET_STACK_DEPTH	LKET_STACK_DEFAULT_DEPTH
 #endif
 /* The deepest stack recorded. */
 #define LKET_STACK_MAX		64
+/* Frames of this module's own, at most, above a probe's caller. */
+#define LKET_STACK_OWN		16
 
 #if LKET_STACK_DEPTH > LKET_STACK_MAX || LKET_STACK_DEPTH < 1
 #error "LKET_STACK_DEPTH is 1 to LKET_STACK_MAX (64)"
@@ -535,7 +539,7 @@ typedef unsigned int (*lket_save_regs_fn)(struct pt_regs *regs,
 static lket_save_regs_fn lket_save_regs;
 
 struct lket_stack_buf {
-	unsigned long ip[LKET_STACK_MAX];
+	unsigned long ip[LKET_STACK_MAX + LKET_STACK_OWN];
 	unsigned int n;
 };
 
@@ -563,13 +567,22 @@ static struct lket_stack_buf *lket_stack_take(struct pt_regs *regs,
 					      unsigned int depth)
 {
 	struct lket_stack_buf *buf = this_cpu_ptr(&lket_stack_buf);
+	unsigned int own = 0;
 
 	if (depth > LKET_STACK_MAX)
 		depth = LKET_STACK_MAX;
-	if (regs && lket_save_regs)
+	if (regs && lket_save_regs) {
 		buf->n = lket_save_regs(regs, buf->ip, depth, 0);
-	else
-		buf->n = stack_trace_save(buf->ip, depth, 0);
+		return buf;
+	}
+	buf->n = stack_trace_save(buf->ip, depth + LKET_STACK_OWN, 0);
+	while (own < buf->n &&
+	       within_module(buf->ip[own], THIS_MODULE))
+		own++;
+	buf->n -= own;
+	if (buf->n > depth)
+		buf->n = depth;
+	memmove(buf->ip, buf->ip + own, buf->n * sizeof(buf->ip[0]));
 	return buf;
 }
 

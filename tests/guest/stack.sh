@@ -5,7 +5,7 @@
 #     "stack" of type ADDRS that the probe body fills with lket_stack();
 #     process.fork and process.execve name the processes; and the same
 #     hooks with stap -D LKET_STACK=16, every record with a stack, no
-#     script (the trace "all");
+#     script (the trace "stackall");
 #  2. guest: dd writes 200 blocks of 512 bytes, each a write(2), traced
 #     by one module, then the other;
 #  3. host, for each: lket-b2a decodes the trace with the guest kernel's debuginfo
@@ -13,6 +13,8 @@
 #     write of dd has a stack, and every stack has the system call's
 #     path, ksys_write (or __x64_sys_write) and do_syscall_64, by name;
 #     the kernel's module record was found (no note of missing symbols);
+#     with -D LKET_STACK, a tracepoint hook's stack (process.execve)
+#     starts at its call site, bprm_execve;
 #     with --no-symbols the same events carry the same number of frames,
 #     as addresses; and the JSON output has the stack as an array.
 #
@@ -118,4 +120,12 @@ check_trace() { # M: the trace $res/M of module lket_M
 }
 check_trace stack
 check_trace stackall
+# -D LKET_STACK on a tracepoint hook: the stack starts at the tracepoint's
+# call site (the LKET module's own frames left out): bprm_execve first
+n=$(grep -c ' process.execve .* stack=\[bprm_execve+0x' "$res/stackall.txt")
+if [ "$n" -gt 0 ] && [ "$n" = "$(grep -c ' process.execve ' "$res/stackall.txt")" ]; then
+	ok "stackall: every execve's stack (a tracepoint) starts at bprm_execve ($n)"
+else
+	nok "stackall: execve stacks not from bprm_execve: $(grep -m2 ' process.execve ' "$res/stackall.txt")"
+fi
 finish

@@ -145,90 +145,6 @@ static int symbolise(struct converter *c, struct event *ev)
 	return 0;
 }
 
-/* A group-0 record: the trace header or metadata. */
-static void apply_meta(struct converter *c, const struct stream *s)
-{
-	const struct event *ev = &c->ev;
-	const char *what = "register_sys_event";
-	const char *fmt, *names, *name;
-	int64_t g, h;
-	int ret = 0;
-
-	c->stats->meta++;
-	if (decode_record(&c->meta, s, &c->ev) || !ev->meta) {
-		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)s->rec.offset,
-		      "malformed metadata record (hook %u): ignored", ev->hook);
-		return;
-	}
-	if (ev->hook == LKET_HOOK_PACKET) {
-		apply_packet(c, s, int_named(ev, "discarded", 0));
-		return;
-	}
-	if (ev->hook == LKET_HOOK_TRACE_HEADER) {
-		int64_t version = int_named(ev, "version", 0);
-
-		if (version != LKET_FORMAT_VERSION &&
-		    version != LKET_FORMAT_VERSION_GLOBAL_SEQ)
-			diagf(c->diag, DIAG_DAMAGE, s->path,
-			      (int64_t)s->rec.offset,
-			      "trace format version %lld, this lket-b2a reads %d and %d",
-			      (long long)version,
-			      LKET_FORMAT_VERSION_GLOBAL_SEQ,
-			      LKET_FORMAT_VERSION);
-		c->seq_per_cpu = version == LKET_FORMAT_VERSION;
-		c->info.have_header = true;
-		c->info.wall_offset = int_named(ev, "wall_offset", 0);
-		copy_string(c->info.clock, sizeof(c->info.clock),
-			    str_named(ev, "clock"));
-		copy_string(c->info.kernel, sizeof(c->info.kernel),
-			    str_named(ev, "kernel"));
-		if (c->symbols && symbols_set_release(c->symbols,
-						      c->info.kernel))
-			c->error = -ENOMEM;
-		return;
-	}
-	if (ev->hook == LKET_HOOK_MODULE) {
-		apply_module(c, s);
-		return;
-	}
-	g = int_named(ev, "grpid", -1) & 0xff;
-	h = int_named(ev, "hookid", -1) & 0xff;
-	switch (ev->hook) {
-	case LKET_HOOK_REGUSREVT:
-		what = "register_user_event";
-		/* fall through */
-	case LKET_HOOK_REGSYSEVT:
-		fmt = str_named(ev, "fmt");
-		names = str_named(ev, "names");
-		if (g == LKET_GROUP_LKET)
-			ret = -EPERM;
-		else if (fmt && names)
-			ret = meta_register(&c->meta, (unsigned int)g,
-					    (unsigned int)h,
-					    ev->hook == LKET_HOOK_REGUSREVT,
-					    fmt, names);
-		break;
-	case LKET_HOOK_REGEVTDESC:
-		what = "event description";
-		name = str_named(ev, "name");
-		ret = g == LKET_GROUP_LKET ? -EPERM :
-		      name ? meta_name(&c->meta, (unsigned int)g,
-				       (unsigned int)h, name) : -EINVAL;
-		break;
-	default:
-		return;
-	}
-	if (ret == -ENOMEM)
-		c->error = ret;
-	else if (ret)
-		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)s->rec.offset,
-		      "%s for %lld:%lld %s: ignored", what, (long long)g,
-		      (long long)h,
-		      ret == -EEXIST ? "contradicts an earlier one" :
-		      ret == -EPERM ? "would redefine a metadata record" :
-		      "is malformed (unknown type, or types and names don't pair up)");
-}
-
 /*
  * Process tracking: what each process event does to the tid -> process
  * map, keyed by the catalogue's event (the trace's event of that name).
@@ -277,10 +193,50 @@ static int on_execve(struct converter *c, const struct event *ev,
 			   comm, strlen(comm));
 }
 
+/* The always-on records: the task is named by tid, not by the writer. */
+static int on_task_new(struct converter *c, const struct event *ev,
+		       uint32_t *tid, int32_t *ppid)
+{
+	const char *comm = str_named(ev, "process_name");
+
+	*tid = (uint32_t)int_named(ev, "tid", 0);
+	*ppid = (int32_t)int_named(ev, "ppid", -1);
+	return procmap_set(&c->procs, *tid, (int32_t)int_named(ev, "pid", -1),
+			   comm, comm ? strlen(comm) : 0);
+}
+
+static int on_task_exec(struct converter *c, const struct event *ev,
+			uint32_t *tid, int32_t *ppid)
+{
+	const char *comm = str_named(ev, "filename");
+
+	(void)ppid;
+	*tid = (uint32_t)int_named(ev, "tid", 0);
+	if (comm && strrchr(comm, '/'))
+		comm = strrchr(comm, '/') + 1;
+	return procmap_set(&c->procs, *tid, (int32_t)int_named(ev, "pid", -1),
+			   comm, comm ? strlen(comm) : 0);
+}
+
+static int on_task_other(struct converter *c, const struct event *ev,
+			 uint32_t *tid, int32_t *ppid)
+{
+	const char *comm = str_named(ev, "process_name");
+
+	(void)ppid;
+	*tid = (uint32_t)int_named(ev, "tid", 0);
+	return procmap_set(&c->procs, *tid, (int32_t)int_named(ev, "pid", -1),
+			   comm, comm ? strlen(comm) : 0);
+}
+
 static const process_handler process_handlers[LKET_NR_EVENTS] = {
 	[LKET_EV_PROCESS_SNAPSHOT] = on_snapshot,
 	[LKET_EV_PROCESS_FORK] = on_fork,
 	[LKET_EV_PROCESS_EXECVE] = on_execve,
+	[LKET_EV_TASK_NEW] = on_task_new,
+	[LKET_EV_TASK_EXEC] = on_task_exec,
+	[LKET_EV_TASK_RENAME] = on_task_other,
+	[LKET_EV_TASK_EXIT] = on_task_other,
 };
 
 /* Keep the tid -> process map current from process events. */
@@ -298,6 +254,129 @@ static int track_process(struct converter *c, const struct event *ev)
 					   procmap_get(&c->procs, tid), ppid,
 					   ev->meta->name);
 	return ret;
+}
+
+/*
+ * An always-on task record (lket.task_*): the process table, and the
+ * outputs that want it; a malformed one is damage, as any other.
+ */
+static void apply_task(struct converter *c)
+{
+	int ret = track_process(c, &c->ev);
+
+	if (!ret && c->out->ops->task)
+		ret = c->out->ops->task(c->out, &c->ev,
+					procmap_get(&c->procs, c->ev.tid));
+	if (ret && !c->error)
+		c->error = ret;
+}
+
+/*
+ * Metadata proper, read ahead of the events: group 0 but for the task
+ * records, which are in time order with the events they name.
+ */
+static bool is_metadata(const struct record *r)
+{
+	unsigned int hook = LKET_ID_HOOK(r->id);
+
+	return LKET_ID_GROUP(r->id) == LKET_GROUP_LKET &&
+	       hook != LKET_HOOK_TASK_NEW && hook != LKET_HOOK_TASK_EXEC &&
+	       hook != LKET_HOOK_TASK_RENAME && hook != LKET_HOOK_TASK_EXIT;
+}
+
+/* A group-0 record: the trace header, metadata or a task record. */
+static void apply_meta(struct converter *c, const struct stream *s)
+{
+	const struct event *ev = &c->ev;
+	const char *what = "register_sys_event";
+	const char *fmt, *names, *name;
+	int64_t g, h;
+	int ret = 0;
+
+	c->stats->meta++;
+	if (decode_record(&c->meta, s, &c->ev) || !ev->meta) {
+		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)s->rec.offset,
+		      "malformed metadata record (hook %u): ignored", ev->hook);
+		return;
+	}
+	if (ev->hook == LKET_HOOK_PACKET) {
+		apply_packet(c, s, int_named(ev, "discarded", 0));
+		return;
+	}
+	if (ev->hook == LKET_HOOK_TRACE_HEADER) {
+		int64_t version = int_named(ev, "version", 0);
+
+		if (version != LKET_FORMAT_VERSION &&
+		    version != LKET_FORMAT_VERSION_GLOBAL_SEQ)
+			diagf(c->diag, DIAG_DAMAGE, s->path,
+			      (int64_t)s->rec.offset,
+			      "trace format version %lld, this lket-b2a reads %d and %d",
+			      (long long)version,
+			      LKET_FORMAT_VERSION_GLOBAL_SEQ,
+			      LKET_FORMAT_VERSION);
+		c->seq_per_cpu = version == LKET_FORMAT_VERSION;
+		c->info.have_header = true;
+		c->info.wall_offset = int_named(ev, "wall_offset", 0);
+		copy_string(c->info.clock, sizeof(c->info.clock),
+			    str_named(ev, "clock"));
+		copy_string(c->info.kernel, sizeof(c->info.kernel),
+			    str_named(ev, "kernel"));
+		if (c->symbols && symbols_set_release(c->symbols,
+						      c->info.kernel))
+			c->error = -ENOMEM;
+		return;
+	}
+	if (ev->hook == LKET_HOOK_MODULE) {
+		apply_module(c, s);
+		return;
+	}
+	if (ev->hook == LKET_HOOK_HOST) {
+		copy_string(c->info.hostname, sizeof(c->info.hostname),
+			    str_named(ev, "hostname"));
+		copy_string(c->info.machine, sizeof(c->info.machine),
+			    str_named(ev, "machine"));
+		return;
+	}
+	if (ev->meta->ev >= 0 && process_handlers[ev->meta->ev]) {
+		apply_task(c);
+		return;
+	}
+	g = int_named(ev, "grpid", -1) & 0xff;
+	h = int_named(ev, "hookid", -1) & 0xff;
+	switch (ev->hook) {
+	case LKET_HOOK_REGUSREVT:
+		what = "register_user_event";
+		/* fall through */
+	case LKET_HOOK_REGSYSEVT:
+		fmt = str_named(ev, "fmt");
+		names = str_named(ev, "names");
+		if (g == LKET_GROUP_LKET)
+			ret = -EPERM;
+		else if (fmt && names)
+			ret = meta_register(&c->meta, (unsigned int)g,
+					    (unsigned int)h,
+					    ev->hook == LKET_HOOK_REGUSREVT,
+					    fmt, names);
+		break;
+	case LKET_HOOK_REGEVTDESC:
+		what = "event description";
+		name = str_named(ev, "name");
+		ret = g == LKET_GROUP_LKET ? -EPERM :
+		      name ? meta_name(&c->meta, (unsigned int)g,
+				       (unsigned int)h, name) : -EINVAL;
+		break;
+	default:
+		return;
+	}
+	if (ret == -ENOMEM)
+		c->error = ret;
+	else if (ret)
+		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)s->rec.offset,
+		      "%s for %lld:%lld %s: ignored", what, (long long)g,
+		      (long long)h,
+		      ret == -EEXIST ? "contradicts an earlier one" :
+		      ret == -EPERM ? "would redefine a metadata record" :
+		      "is malformed (unknown type, or types and names don't pair up)");
 }
 
 /* The flush numbers of a record: lost flushes before it, if any. */
@@ -569,8 +648,7 @@ int convert_ex(const char *const *paths, size_t npaths, struct output *out,
 	for (k = 0; k < n; k++) {
 		i = k == 0 ? header : k <= header ? k - 1 : k;
 		s = &streams[i];
-		for (ret = first[i];
-		     ret == 1 && LKET_ID_GROUP(s->rec.id) == LKET_GROUP_LKET;
+		for (ret = first[i]; ret == 1 && is_metadata(&s->rec);
 		     ret = stream_next(s)) {
 			ret = handle(c, s);
 			if (ret)
@@ -590,6 +668,7 @@ int convert_ex(const char *const *paths, size_t npaths, struct output *out,
 	for (i = 0; i < n; i++)
 		files[i] = streams[i].path;
 	c->info.files = files;
+	c->info.procs = &c->procs;
 	c->info.nfiles = n;
 	if (c->info.first_ts == UINT64_MAX)
 		c->info.first_ts = 0;

@@ -48,7 +48,7 @@ static const char usage[] =
 "      --schema NAME  PostgreSQL schema (default: named after the trace)\n"
 "      --ctf DIR  write a CTF 1.8 trace (babeltrace2, Trace Compass) in DIR\n"
 "                 (no lket.out unless -o or -f)\n"
-"      --replace  overwrite an existing database file or schema\n"
+"      --replace  overwrite an existing database file, schema or CTF trace\n"
 "      --report FILE  latency report of entry/return pairs and requests\n"
 "      --stat     write a summary to the -o file instead of the event lines:\n"
 "                 events by type, CPU and process, the time span, losses\n"
@@ -790,7 +790,8 @@ static int make_outputs(struct options *o, const struct file_out *files,
 	}
 	if (!ret && o->ctf_dir) {
 		res->what = o->ctf_dir;
-		ret = output_ctf_new(&outs[n], o->ctf_dir);
+		ret = output_ctf_new(&outs[n], o->ctf_dir,
+				     o->sqlite.replace);
 		n += !ret;
 	}
 	if (!ret && o->pg.conninfo) {

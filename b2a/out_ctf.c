@@ -17,7 +17,11 @@
  * 16); every field name is prefixed with '_', which babeltrace2 removes,
  * so that no name clashes with a TSDL keyword.
  *
- * Files stream_N left in DIR by an earlier export are removed first.
+ * The trace is written in a new folder beside DIR (DIR.tmp-XXXXXX) and
+ * put in place at finish, so that a failed export leaves nothing, and
+ * what was at DIR stays as it was.  DIR may be missing or empty; a trace
+ * already there (metadata and stream_N alone) is replaced with --replace
+ * and refused without; anything else there is refused.
  *
  * Lost flushes and dropped records add to events_discarded of the CPU's
  * stream (a running total, as CTF counts it); lost flushes of no one CPU
@@ -27,6 +31,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +40,7 @@
 #include <unistd.h>
 
 #include "../runtime/lket_format.h"
+#include "ctf_lttng.h"
 #include "outbuf.h"
 #include "output.h"
 
@@ -63,11 +69,22 @@ struct ctf_class {
 	unsigned int group, hook;
 	bool raw;
 	unsigned int nfields;	/* of the metadata's, the first ones */
+	const struct lttng_event *lttng;	/* NULL: LKET's name */
+	char *syscall;		/* of a class per system call */
+};
+
+/* The classes of one per system call: by event and system call name. */
+struct syscall_classes {
+	uint32_t *slots;	/* class id + 1, 0 free */
+	size_t mask, used;
 };
 
 struct ctf {
 	struct output o;
-	char *dir;
+	char *dir;		/* where the trace goes */
+	char *tmp;		/* where it is written; NULL once in place */
+	bool replace;		/* a trace at dir may be replaced */
+	bool dir_is_trace;	/* dir holds a trace, to be replaced */
 	const struct trace_info *trace;
 	uint8_t uuid[16];
 	struct ctf_stream *streams;
@@ -75,6 +92,7 @@ struct ctf {
 	uint32_t *class_id;	/* CTF_CLASSES: id + 1, 0 none yet */
 	struct ctf_class *classes;
 	size_t nclasses, classes_cap;
+	struct syscall_classes syscalls;
 	char failure[4200];	/* what failed, for error(); "" none */
 };
 
@@ -83,6 +101,23 @@ static int ctf_fail(struct ctf *c, const char *path, int err)
 {
 	snprintf(c->failure, sizeof(c->failure), "--ctf %s: %s", path,
 		 strerror(err));
+	return -err;
+}
+
+static int ctf_failf(struct ctf *c, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int ctf_failf(struct ctf *c, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(c->failure, sizeof(c->failure), "--ctf %s: ", c->dir);
+	va_start(ap, fmt);
+	if (n > 0 && (size_t)n < sizeof(c->failure))
+		vsnprintf(c->failure + n, sizeof(c->failure) - (size_t)n, fmt,
+			  ap);
+	va_end(ap);
 	return -err;
 }
 
@@ -111,7 +146,7 @@ static int ctf_stream_get(struct ctf *c, unsigned int cpu,
 	}
 	s = &c->streams[cpu];
 	if (s->fd < 0) {
-		snprintf(path, sizeof(path), "%s/stream_%u", c->dir, cpu);
+		snprintf(path, sizeof(path), "%s/stream_%u", c->tmp, cpu);
 		s->buf = malloc(CTF_PACKET);
 		if (!s->buf)
 			return -ENOMEM;
@@ -175,29 +210,117 @@ static int ctf_packet_out(struct ctf *c, struct ctf_stream *s,
 	return 0;
 }
 
+static bool is_stream_name(const char *n)
+{
+	return !strncmp(n, "stream_", 7) && n[7] &&
+	       strspn(n + 7, "0123456789") == strlen(n + 7);
+}
+
+/*
+ * What is at path: 0 nothing or an empty folder, 1 a trace of ours
+ * (metadata and stream_N alone), -ENOTEMPTY something else, -ENOTDIR
+ * not a folder, or another negative errno.
+ */
+static int ctf_dir_state(const char *path)
+{
+	struct dirent *e;
+	bool any = false, other = false;
+	DIR *d = opendir(path);
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		any = true;
+		if (strcmp(e->d_name, "metadata") && !is_stream_name(e->d_name))
+			other = true;
+	}
+	closedir(d);
+	return other ? -ENOTEMPTY : any;
+}
+
+/* Remove a trace folder of ours: its files, then itself. */
+static void ctf_remove(const char *path)
+{
+	struct dirent *e;
+	DIR *d = opendir(path);
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (!strcmp(e->d_name, "metadata") || is_stream_name(e->d_name))
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+	rmdir(path);
+}
+
 static int ctf_begin(struct output *o, const struct trace_info *trace)
 {
 	struct ctf *c = (struct ctf *)o;
+	int state = ctf_dir_state(c->dir);
 
 	c->trace = trace;
-	DIR *d;
-	struct dirent *e;
-	const char *n;
+	if (state == -ENOTEMPTY)
+		return ctf_failf(c, ENOTEMPTY,
+				 "holds files other than a CTF trace's: name a new or empty folder");
+	if (state == -ENOTDIR)
+		return ctf_failf(c, ENOTDIR, "not a folder");
+	if (state < 0)
+		return ctf_fail(c, c->dir, -state);
+	if (state == 1 && !c->replace)
+		return ctf_failf(c, EEXIST,
+				 "holds a trace already: give --replace to overwrite it");
+	c->dir_is_trace = state == 1;
+	c->tmp = malloc(strlen(c->dir) + sizeof(".tmp-XXXXXX"));
+	if (!c->tmp)
+		return -ENOMEM;
+	sprintf(c->tmp, "%s.tmp-XXXXXX", c->dir);
+	if (!mkdtemp(c->tmp)) {
+		int err = errno;
 
-	if (mkdir(c->dir, 0755) && errno != EEXIST)
-		return ctf_fail(c, c->dir, errno);
-	/* streams of an earlier export, of CPUs this trace may not have */
-	d = opendir(c->dir);
-	if (!d)
-		return ctf_fail(c, c->dir, errno);
-	while ((e = readdir(d))) {
-		n = e->d_name;
-		if (!strncmp(n, "stream_", 7) && n[7] &&
-		    strspn(n + 7, "0123456789") == strlen(n + 7))
-			unlinkat(dirfd(d), n, 0);
+		free(c->tmp);
+		c->tmp = NULL;
+		return ctf_failf(c, err, "cannot make a folder beside it: %s",
+				 strerror(err));
 	}
-	closedir(d);
+	chmod(c->tmp, 0755);
 	return 0;
+}
+
+/* The finished trace from c->tmp to c->dir, and the one it replaces out. */
+static int ctf_place(struct ctf *c)
+{
+	char *old = NULL;
+	int ret = 0;
+
+	if (c->dir_is_trace) {
+		old = malloc(strlen(c->dir) + sizeof(".old-XXXXXX"));
+		if (!old)
+			return -ENOMEM;
+		sprintf(old, "%s.old-XXXXXX", c->dir);
+		/* an empty folder that rename() may replace */
+		if (!mkdtemp(old) || rename(c->dir, old)) {
+			ret = ctf_failf(c, errno, "cannot move the old trace aside: %s",
+					strerror(errno));
+			free(old);
+			return ret;
+		}
+	}
+	if (rename(c->tmp, c->dir)) {
+		ret = ctf_fail(c, c->dir, errno);
+		if (old)
+			rename(old, c->dir);
+	} else {
+		free(c->tmp);
+		c->tmp = NULL;
+	}
+	if (old && !ret)
+		ctf_remove(old);
+	else if (old)
+		rmdir(old);
+	free(old);
+	return ret;
 }
 
 static unsigned int meta_nfields(const struct event_meta *m)
@@ -205,26 +328,20 @@ static unsigned int meta_nfields(const struct event_meta *m)
 	return m ? m->sys.n + m->user.n : 0;
 }
 
-/* The class id of the event, registered when first seen. */
-static int ctf_class(struct ctf *c, const struct event *ev, bool raw,
-		     uint32_t *id)
+/* Is field i of the class one that its LTTng counterpart already has? */
+static bool shadowed(const struct ctf_class *k, unsigned int i)
 {
-	size_t k = ((size_t)(ev->group & 0xff) << 8) | (ev->hook & 0xff), i;
-	unsigned int nf = ev->meta ? ev->nvalues : 0;
-	struct ctf_class *bigger;
+	return k->lttng && i < k->meta->sys.n &&
+	       lttng_has_field(k->lttng, k->meta->sys.f[i].name);
+}
 
-	if (!raw && c->class_id[k]) {
-		*id = c->class_id[k] - 1;
-		return 0;
-	}
-	for (i = 0; raw && i < c->nclasses; i++)
-		if (c->classes[i].raw && c->classes[i].meta == ev->meta &&
-		    c->classes[i].group == (ev->group & 0xff) &&
-		    c->classes[i].hook == (ev->hook & 0xff) &&
-		    c->classes[i].nfields == nf) {
-			*id = (uint32_t)i;
-			return 0;
-		}
+static int ctf_class_add(struct ctf *c, const struct event *ev, bool raw,
+			 const struct lttng_event *l, const char *syscall,
+			 uint32_t *id)
+{
+	unsigned int nf = ev->meta ? ev->nvalues : 0;
+	struct ctf_class *bigger, *k;
+
 	if (c->nclasses == c->classes_cap) {
 		c->classes_cap = c->classes_cap ? 2 * c->classes_cap : 64;
 		bigger = realloc(c->classes,
@@ -233,15 +350,124 @@ static int ctf_class(struct ctf *c, const struct event *ev, bool raw,
 			return -ENOMEM;
 		c->classes = bigger;
 	}
-	c->classes[c->nclasses] = (struct ctf_class){
+	k = &c->classes[c->nclasses];
+	*k = (struct ctf_class){
 		.meta = ev->meta, .group = ev->group & 0xff,
 		.hook = ev->hook & 0xff, .raw = raw,
 		.nfields = raw ? nf : meta_nfields(ev->meta),
+		.lttng = l,
 	};
+	if (syscall) {
+		k->syscall = strdup(syscall);
+		if (!k->syscall)
+			return -ENOMEM;
+	}
 	*id = (uint32_t)c->nclasses++;
-	if (!raw)
-		c->class_id[k] = *id + 1;
 	return 0;
+}
+
+static uint32_t syscall_hash(const struct event_meta *m, const char *name)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)m->ev;
+
+	for (; *name; name++)
+		h = (h ^ (uint8_t)*name) * 16777619u;
+	return h;
+}
+
+/* Twice the slots, the classes put back where they now belong. */
+static int syscalls_grow(struct ctf *c)
+{
+	struct syscall_classes *t = &c->syscalls;
+	size_t size = t->slots ? 2 * (t->mask + 1) : 64, i, j;
+	uint32_t *slots = calloc(size, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; t->slots && i <= t->mask; i++) {
+		const struct ctf_class *k;
+
+		if (!t->slots[i])
+			continue;
+		k = &c->classes[t->slots[i] - 1];
+		for (j = syscall_hash(k->meta, k->syscall) & (size - 1);
+		     slots[j]; j = (j + 1) & (size - 1))
+			;
+		slots[j] = t->slots[i];
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->mask = size - 1;
+	return 0;
+}
+
+/* syscall_entry_NAME, syscall_exit_NAME: a class per system call. */
+static int syscall_class(struct ctf *c, const struct event *ev,
+			 const struct lttng_event *l, uint32_t *id)
+{
+	struct syscall_classes *t = &c->syscalls;
+	const char *name = "";
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ev->nvalues; i++)
+		if (ev->v[i].f->type == LKET_STRING && ev->v[i].s &&
+		    !strcmp(ev->v[i].f->name, "syscall_name"))
+			name = ev->v[i].s;
+	if (!t->slots || 2 * (t->used + 1) > t->mask + 1) {
+		ret = syscalls_grow(c);
+		if (ret)
+			return ret;
+	}
+	for (i = syscall_hash(ev->meta, name) & t->mask; t->slots[i];
+	     i = (i + 1) & t->mask) {
+		const struct ctf_class *k = &c->classes[t->slots[i] - 1];
+
+		if (k->meta == ev->meta && !strcmp(k->syscall, name)) {
+			*id = t->slots[i] - 1;
+			return 0;
+		}
+	}
+	ret = ctf_class_add(c, ev, false, l, name, id);
+	if (ret)
+		return ret;
+	t->slots[i] = *id + 1;
+	t->used++;
+	return 0;
+}
+
+/*
+ * The class id of the event, registered when first seen: LTTng's
+ * counterpart for an event that matches its metadata and has one.
+ */
+static int ctf_class(struct ctf *c, const struct event *ev, bool raw,
+		     uint32_t *id)
+{
+	size_t k = ((size_t)(ev->group & 0xff) << 8) | (ev->hook & 0xff), i;
+	unsigned int nf = ev->meta ? ev->nvalues : 0;
+	const struct lttng_event *l = NULL;
+	int ret;
+
+	if (!raw && c->class_id[k]) {
+		*id = c->class_id[k] - 1;
+		return 0;
+	}
+	if (!raw)
+		l = lttng_event_of(ev->meta->ev);
+	if (l && l->per_syscall)
+		return syscall_class(c, ev, l, id);
+	for (i = 0; raw && i < c->nclasses; i++)
+		if (c->classes[i].raw && c->classes[i].meta == ev->meta &&
+		    c->classes[i].group == (ev->group & 0xff) &&
+		    c->classes[i].hook == (ev->hook & 0xff) &&
+		    c->classes[i].nfields == nf) {
+			*id = (uint32_t)i;
+			return 0;
+		}
+	ret = ctf_class_add(c, ev, raw, l, NULL, id);
+	if (!ret && !raw)
+		c->class_id[k] = *id + 1;
+	return ret;
 }
 
 static const struct field *class_field(const struct event_meta *m,
@@ -250,12 +476,68 @@ static const struct field *class_field(const struct event_meta *m,
 	return i < m->sys.n ? &m->sys.f[i] : &m->user.f[i - m->sys.n];
 }
 
+static uint8_t *put_int(uint8_t *p, unsigned int bytes, int64_t x)
+{
+	switch (bytes) {
+	case 1:
+		*p++ = (uint8_t)x;
+		return p;
+	case 2: {
+		uint16_t y = (uint16_t)x;
+
+		return put(p, &y, 2);
+	}
+	case 4:
+		return put32(p, (uint32_t)x);
+	default:
+		return put64(p, (uint64_t)x);
+	}
+}
+
+static uint8_t *put_string(uint8_t *p, const char *s, size_t len)
+{
+	if (len)
+		p = put(p, s, len);
+	*p++ = 0;
+	return p;
+}
+
+/* A call stack (ADDRS): a uint16 length, a sequence of uint64. */
+static uint8_t *put_addrs(uint8_t *p, const struct value *v)
+{
+	uint16_t n = v ? (uint16_t)v->n : 0, i;
+
+	p = put(p, &n, 2);
+	for (i = 0; i < n; i++)
+		p = put64(p, v->a[i]);
+	return p;
+}
+
+/* The fields LTTng's counterpart has, ahead of LKET's. */
+static uint8_t *put_lttng(uint8_t *p, const struct lttng_event *l,
+			  const struct event *ev, const struct proc *proc,
+			  const struct procmap *procs)
+{
+	struct lttng_value v;
+	unsigned int i;
+
+	for (i = 0; i < l->nfields; i++) {
+		const struct lttng_field *f = &l->fields[i];
+
+		lttng_value(f, ev, proc, procs, &v);
+		p = f->type == LTTNG_STRING ? put_string(p, v.s, v.slen) :
+		    put_int(p, f->type == LTTNG_INT64 ? 8 : 4, v.i);
+	}
+	return p;
+}
+
 static int ctf_event(struct output *o, const struct event *ev,
 		     const struct proc *proc)
 {
 	struct ctf *c = (struct ctf *)o;
 	unsigned int nf = meta_nfields(ev->meta), i;
 	bool raw = !ev->meta || ev->raw_len || ev->nvalues != nf;
+	const struct ctf_class *k;
 	struct ctf_stream *s;
 	size_t need;
 	uint32_t id;
@@ -267,11 +549,15 @@ static int ctf_event(struct output *o, const struct event *ev,
 		ret = ctf_class(c, ev, raw, &id);
 	if (ret)
 		return ret;
-	if (raw)
-		nf = c->classes[id].nfields;
-	/* every field at most 8 bytes, strings and raw within the record */
+	k = &c->classes[id];
+	nf = k->nfields;
+	/* every field at most 8 bytes, strings and raw within the record,
+	 * LTTng's names at most PROC_COMM_LEN */
 	need = 4 + 8 + 8 + 8 * (size_t)nf + ev->rec->size + 4 +
 	       ev->raw_len + 1;
+	if (k->lttng)
+		need += k->lttng->nfields * (8 + PROC_COMM_LEN + 1) +
+			ev->rec->size;
 	if (s->len + need > s->size && s->events) {
 		ret = ctf_packet_out(c, s, ev->cpu);
 		if (ret)
@@ -294,42 +580,22 @@ static int ctf_event(struct output *o, const struct event *ev,
 	p = put64(p, ev->rec->timestamp);
 	p = put32(p, ev->tid);
 	p = put32(p, (uint32_t)(proc && proc->pid >= 0 ? proc->pid : -1));
+	if (k->lttng)
+		p = put_lttng(p, k->lttng, ev, proc, c->trace->procs);
 	for (i = 0; i < nf; i++) {
 		const struct field *f = class_field(ev->meta, i);
 		const struct value *v = i < ev->nvalues ? &ev->v[i] : NULL;
-		int64_t x = v && v->f == f ? v->i : 0;
+		bool have = v && v->f == f;
 
-		switch (f->type) {
-		case LKET_INT8:
-			*p++ = (uint8_t)x;
-			break;
-		case LKET_INT16: {
-			uint16_t y = (uint16_t)x;
-
-			p = put(p, &y, 2);
-			break;
-		}
-		case LKET_INT32:
-			p = put32(p, (uint32_t)x);
-			break;
-		case LKET_INT64:
-			p = put64(p, (uint64_t)x);
-			break;
-		case LKET_ADDRS: {
-			/* a call stack: a sequence of uint64 */
-			uint16_t n = (uint16_t)(v && v->f == f ? v->n : 0);
-			uint16_t k;
-
-			p = put(p, &n, 2);
-			for (k = 0; k < n; k++)
-				p = put64(p, v->a[k]);
-			break;
-		}
-		default:
-			if (v && v->f == f && v->s)
-				p = put(p, v->s, v->slen);
-			*p++ = 0;
-		}
+		if (shadowed(k, i))
+			continue;
+		if (f->type == LKET_ADDRS)
+			p = put_addrs(p, have ? v : NULL);
+		else if (f->type != LKET_STRING)
+			p = put_int(p, f->type, have ? v->i : 0);
+		else
+			p = put_string(p, have && v->s ? v->s : "",
+				       have && v->s ? v->slen : 0);
 	}
 	if (raw) {
 		p = put32(p, ev->raw_len);
@@ -383,10 +649,25 @@ static void ctf_ident(char *out, size_t size, const char *name)
 	out[i] = '\0';
 }
 
+static void ctf_name_chars(FILE *f, const char *n)
+{
+	for (; *n; n++)
+		fputc(*n == '.' || *n == '"' || *n == '\\' ||
+		      (unsigned char)*n < 0x20 ? '_' : *n, f);
+}
+
 static void ctf_event_name(FILE *f, const struct ctf_class *k)
 {
 	const char *n = k->meta && k->meta->named ? k->meta->name : NULL;
 
+	if (k->lttng) {
+		fputs(k->lttng->name, f);
+		/* as LTTng's: letters, digits and '_' only */
+		for (n = k->syscall; n && *n; n++)
+			fputc((*n >= 'a' && *n <= 'z') || (*n >= 'A' && *n <= 'Z') ||
+			      (*n >= '0' && *n <= '9') ? *n : '_', f);
+		return;
+	}
 	if (!n) {
 		n = meta_catalogue_name(k->group, k->hook);
 		if (!n) {
@@ -394,32 +675,59 @@ static void ctf_event_name(FILE *f, const struct ctf_class *k)
 			return;
 		}
 	}
-	for (; *n; n++)
-		fputc(*n == '.' || *n == '"' || *n == '\\' ? '_' : *n, f);
+	ctf_name_chars(f, n);
+}
+
+/*
+ * Declare a field named name, made a TSDL identifier and unique among
+ * the n before it (in names, CTF_IDENT bytes each): "_1" and so on.
+ */
+#define CTF_IDENT	128
+
+static const char *ctf_unique_ident(char (*names)[CTF_IDENT], unsigned int n,
+				    const char *name)
+{
+	unsigned int dup = 0, j;
+	char *out = names[n];
+
+	ctf_ident(out, CTF_IDENT, name);
+	for (j = 0; j < n; j++)
+		dup += !strncmp(names[j], out, strlen(out)) &&
+		       (!names[j][strlen(out)] || names[j][strlen(out)] == '_');
+	if (dup)
+		snprintf(out + strlen(out), CTF_IDENT - strlen(out), "_%u",
+			 dup);
+	return out;
 }
 
 static void ctf_class_out(FILE *f, const struct ctf_class *k, size_t id)
 {
-	unsigned int nf = k->nfields, i, j;
-	char name[128], other[128];
+	static char names[2 * META_MAX_FIELDS + 32][CTF_IDENT];
+	unsigned int nf = k->nfields, i, n = 0;
+	const char *name;
 
 	fprintf(f, "event {\n\tname = \"");
 	ctf_event_name(f, k);
 	fprintf(f, "\";\n\tid = %zu;\n\tstream_id = 0;\n\tfields := struct {\n",
 		id);
+	for (i = 0; k->lttng && i < k->lttng->nfields; i++) {
+		const struct lttng_field *lf = &k->lttng->fields[i];
+
+		name = ctf_unique_ident(names, n++, lf->name);
+		if (lf->type == LTTNG_STRING)
+			fprintf(f, "\t\tstring %s;\n", name);
+		else
+			fprintf(f, "\t\tinteger { size = %u; align = 8; signed = %s; base = 10; } %s;\n",
+				lf->type == LTTNG_INT64 ? 64u : 32u,
+				lf->type == LTTNG_UINT32 ? "false" : "true",
+				name);
+	}
 	for (i = 0; i < nf; i++) {
 		const struct field *fd = class_field(k->meta, i);
-		unsigned int dup = 0;
 
-		ctf_ident(name, sizeof(name), fd->name);
-		for (j = 0; j < i; j++) {
-			ctf_ident(other, sizeof(other),
-				  class_field(k->meta, j)->name);
-			dup += !strcmp(name, other);
-		}
-		if (dup)
-			snprintf(name + strlen(name),
-				 sizeof(name) - strlen(name), "_%u", dup);
+		if (shadowed(k, i))
+			continue;
+		name = ctf_unique_ident(names, n++, fd->name);
 		if (fd->type == LKET_STRING)
 			fprintf(f, "\t\tstring %s;\n", name);
 		else if (fd->type == LKET_ADDRS)
@@ -434,6 +742,19 @@ static void ctf_class_out(FILE *f, const struct ctf_class *k, size_t id)
 	if (k->raw)
 		fprintf(f, "\t\tuint32_t _raw_length;\n\t\tuint8_t _raw[_raw_length];\n");
 	fprintf(f, "\t};\n};\n\n");
+}
+
+/* A TSDL string literal's contents: what would end or escape it, '_'. */
+static void ctf_env_string(FILE *f, const char *key, const char *s,
+			   size_t size)
+{
+	size_t i;
+
+	fprintf(f, "\t%s = \"", key);
+	for (i = 0; i < size && s[i]; i++)
+		fputc(s[i] == '"' || s[i] == '\\' ||
+		      (unsigned char)s[i] < 0x20 ? '_' : s[i], f);
+	fprintf(f, "\";\n");
 }
 
 /* Write the metadata of what the output has seen to f. */
@@ -469,14 +790,14 @@ static void ctf_metadata(struct ctf *c, FILE *f)
 	fprintf(f, "env {\n\tdomain = \"kernel\";\n"
 		"\ttracer_name = \"lttng-modules\";\n\ttracer_major = 2;\n"
 		"\ttracer_minor = 13;\n");
-	if (t && t->have_header && t->kernel[0]) {
-		fprintf(f, "\tkernel_release = \"");
-		for (i = 0; i < sizeof(t->kernel) && t->kernel[i]; i++)
-			fputc(t->kernel[i] == '"' || t->kernel[i] == '\\' ||
-			      (unsigned char)t->kernel[i] < 0x20 ? '_' :
-			      t->kernel[i], f);
-		fprintf(f, "\";\n");
-	}
+	if (t && t->have_header && t->kernel[0])
+		ctf_env_string(f, "kernel_release", t->kernel,
+			       sizeof(t->kernel));
+	if (t && t->hostname[0])
+		ctf_env_string(f, "hostname", t->hostname,
+			       sizeof(t->hostname));
+	if (t && t->machine[0])
+		ctf_env_string(f, "machine", t->machine, sizeof(t->machine));
 	fprintf(f, "};\n\n");
 	fprintf(f, "clock {\n\tname = \"monotonic\";\n\tuuid = \"%s\";\n"
 		"\tdescription = \"LKET trace clock\";\n"
@@ -516,7 +837,7 @@ static int ctf_finish(struct output *o)
 		if (ret)
 			return ret;
 	}
-	snprintf(path, sizeof(path), "%s/metadata", c->dir);
+	snprintf(path, sizeof(path), "%s/metadata", c->tmp);
 	f = fopen(path, "we");
 	if (!f)
 		return ctf_fail(c, path, errno);
@@ -525,7 +846,15 @@ static int ctf_finish(struct output *o)
 		fclose(f);
 		return ctf_fail(c, path, EIO);
 	}
-	return fclose(f) ? ctf_fail(c, path, errno) : 0;
+	if (fclose(f))
+		return ctf_fail(c, path, errno);
+	for (i = 0; i < c->nstreams; i++) {
+		struct ctf_stream *s = &c->streams[i];
+
+		if (s->fd >= 0 && fsync(s->fd))
+			return ctf_fail(c, c->dir, errno);
+	}
+	return ctf_place(c);
 }
 
 static void ctf_free(struct output *o)
@@ -538,19 +867,27 @@ static void ctf_free(struct output *o)
 			close(c->streams[i].fd);
 		free(c->streams[i].buf);
 	}
+	/* not put in place: a failed export leaves nothing */
+	if (c->tmp)
+		ctf_remove(c->tmp);
+	free(c->tmp);
 	free(c->streams);
+	for (i = 0; i < c->nclasses; i++)
+		free(c->classes[i].syscall);
+	free(c->syscalls.slots);
 	free(c->classes);
 	free(c->class_id);
 	free(c->dir);
 	free(c);
 }
 
-int output_ctf_new(struct output **o, const char *dir)
+int output_ctf_new(struct output **o, const char *dir, bool replace)
 {
 	static const struct output_ops ctf_ops = {
 		.begin = ctf_begin,
 		.event = ctf_event,
 		.lost = ctf_lost,
+		.task = ctf_event,
 		.finish = ctf_finish,
 		.error = ctf_error,
 		.free = ctf_free,
@@ -560,7 +897,11 @@ int output_ctf_new(struct output **o, const char *dir)
 	if (!c)
 		return -ENOMEM;
 	c->o.ops = &ctf_ops;
+	c->replace = replace;
 	c->dir = strdup(dir);
+	/* DIR/ is DIR: the temporary folder goes beside it */
+	while (c->dir && strlen(c->dir) > 1 && c->dir[strlen(c->dir) - 1] == '/')
+		c->dir[strlen(c->dir) - 1] = '\0';
 	c->class_id = calloc(CTF_CLASSES, sizeof(*c->class_id));
 	if (!c->dir || !c->class_id) {
 		ctf_free(&c->o);

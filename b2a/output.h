@@ -23,6 +23,10 @@ struct trace_info {
 	uint64_t first_ts;	/* of the first event */
 	char clock[32];
 	char kernel[65];
+	char hostname[65];	/* "" if the trace does not say */
+	char machine[65];
+	/* the converter's thread -> process map, as of each call */
+	const struct procmap *procs;
 	const char *const *files;	/* read, in the order given */
 	size_t nfiles;
 };
@@ -51,6 +55,12 @@ struct output_ops {
 	int (*process)(struct output *o, uint64_t ts, const struct proc *p,
 		       int32_t ppid, const char *event);
 	int (*report)(struct output *o, const struct report *r);
+	/*
+	 * Optional: an always-on task record (lket.task_*, lket(5)), which
+	 * is not an event; proc is what procmap knows of the task after it.
+	 */
+	int (*task)(struct output *o, const struct event *ev,
+		    const struct proc *proc);
 	int (*finish)(struct output *o);
 	/*
 	 * Optional: after a failure, what went wrong in the output's own
@@ -118,8 +128,9 @@ struct pg_options {
  * Connects at begin; the strings of opt must last as long as the output. */
 int output_pg_new(struct output **o, const struct pg_options *opt);
 
-/* A CTF 1.8 trace in the folder dir (made if missing): metadata and
- * stream_N per CPU, as babeltrace2 reads them (lket-b2a(1), out_ctf.c). */
-int output_ctf_new(struct output **o, const char *dir);
+/* A CTF 1.8 trace in the folder dir: metadata and stream_N per CPU, as
+ * babeltrace2 reads them, put in place when finished; dir missing or
+ * empty, or a trace that replace allows to overwrite (out_ctf.c). */
+int output_ctf_new(struct output **o, const char *dir, bool replace);
 
 #endif

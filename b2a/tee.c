@@ -61,6 +61,12 @@ static int tee_report(struct output *o, const struct report *r)
 	EACH(tee_of(o), report, r);
 }
 
+static int tee_task(struct output *o, const struct event *ev,
+		    const struct proc *proc)
+{
+	EACH(tee_of(o), task, ev, proc);
+}
+
 static int tee_finish(struct output *o)
 {
 	struct tee *t = tee_of(o);
@@ -109,6 +115,7 @@ static const struct output_ops tee_ops = {
 	.lost = tee_lost,
 	.process = tee_process,
 	.report = tee_report,
+	.task = tee_task,
 	.finish = tee_finish,
 	.error = tee_error,
 	.free = tee_free,

@@ -36,11 +36,25 @@ case_moved()    { $gen moved t; }
 # many packets per CPU
 case_syscalls() { $gen -n 200000 syscalls t; }
 case_many()     { $gen many t; }
+# the always-on task records: LTTng's fork, exec and exit events (not in
+# lket.out), a rename, and the host name in the metadata
+case_tasks()    { $gen tasks t; }
+check_tasks() {
+	grep -q '^	hostname = "guest";$' ctf/metadata &&
+	grep -q '^	machine = "x86_64";$' ctf/metadata &&
+	[ "$(grep -c . tasks.txt)" = 6 ] &&
+	grep -q ' guest sched_process_fork: .*{ tid = 4242, pid = 4242 }, { parent_comm = "sh", parent_tid = 4242, parent_pid = 4242, child_comm = "sh", child_tid = 5000, child_pid = 5000, tid = 5000, pid = 5000, ppid = 4242, process_name = "sh" }$' tasks.txt &&
+	grep -q ' sched_process_exec: .*{ tid = 5000, pid = 5000 }, { filename = "/usr/bin/dd", tid = 5000, old_tid = 5000, pid = 5000 }$' tasks.txt &&
+	grep -q ' sched_process_fork: .*{ parent_comm = "dd", parent_tid = 5000, parent_pid = 5000, child_comm = "dd", child_tid = 5001, child_pid = 5000,' tasks.txt &&
+	grep -q ' lket_task_rename: .*{ tid = 5001, pid = 5000, process_name = "dd worker" }$' tasks.txt &&
+	grep -q ' sched_process_exit: .*{ comm = "dd worker", tid = 5001, prio = 20, pid = 5000 }$' tasks.txt
+}
+
 # call stacks: a sequence of addresses, compared with --no-symbols' lket.out
 case_stacks()   { $gen stacks t; }
 
 cases="golden v5 swapped pcpu pcpu_lost nometa strings dbnames latency moved
-	syscalls many stacks"
+	syscalls many tasks stacks"
 [ $# -gt 0 ] && cases=$*
 
 fail=0
@@ -67,8 +81,12 @@ for c in $cases; do
 			echo "FAIL $name: babeltrace2 cannot read it"
 			head -20 bt.err; fail=1; continue
 		fi
-		if ! lost=$(python3 "$here/compare.py" lket.out bt.txt); then
+		if ! lost=$(TASKS=tasks.txt python3 "$here/compare.py" lket.out bt.txt); then
 			echo "FAIL $name: events differ"; fail=1; continue
+		fi
+		if command -v "check_$c" > /dev/null && ! "check_$c"; then
+			echo "FAIL $name: check_$c"; cat tasks.txt
+			fail=1; continue
 		fi
 		discarded=$(sed -n 's/^WARNING: Tracer discarded \([0-9]*\) event.*/\1/p' bt.err |
 			awk '{ n += $1 } END { print n + 0 }')
@@ -79,4 +97,19 @@ for c in $cases; do
 		echo "ok   $name: $(wc -l < bt.txt) events, $discarded discarded"
 	done
 done
+# --replace: a second export takes the first one's place whole (a trace of
+# 2 CPUs where there were 2, then of 1 CPU: no stream_1 left), and leaves
+# no folder of its own beside it
+d=$work/replace
+rm -rf "$d" && mkdir -p "$d" && cd "$d" || exit 1
+$gen golden t && "$build/lket-b2a" -q --ctf ctf t
+"$build/lket-b2a" -q --replace --ctf ctf t_0
+st=$?
+if [ $st -gt 1 ] || [ -e ctf/stream_1 ] || [ "$(ls | grep -c ctf)" != 1 ] ||
+   ! babeltrace2 ctf > bt.txt 2> bt.err || [ "$(grep -c 'cpu_id = 1' bt.txt)" != 0 ] ||
+   [ "$(grep -c 'cpu_id = 0' bt.txt)" = 0 ]; then
+	echo "FAIL --replace: exit $st, $(ls | tr '\n' ' ')"; fail=1
+else
+	echo "ok   --replace: $(wc -l < bt.txt) events of CPU 0 alone"
+fi
 exit $fail

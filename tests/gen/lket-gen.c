@@ -384,12 +384,16 @@ static void moved(void)
 	       I(0xffff888000200000ull), I(4096));
 }
 
-/* n events of their own, one record each. */
+/* n events of their own, one record each: at most groups 100 to 255
+ * (group IDs are 8 bits, and 0 is the metadata's). */
 static void many(long n)
 {
 	uint64_t t = 3000000000ull;
 	char name[32];
 	long i;
+
+	if (n > 156 * 256)
+		n = 156 * 256;
 
 	metadata(t);
 	for (i = 0; i < n; i++) {
@@ -722,10 +726,95 @@ static void backwards(void)
 	event(0, t + 7000, 6001, "syscall.return", "getpid");
 }
 
+/*
+ * A trace of one group (iosyscall) and the always-on task records: a
+ * shell in the snapshot forks a child that execs a program, a thread of
+ * it is renamed, and each does IO; lket-b2a must name every one.  Then
+ * a context switch and system calls, as the CTF export maps them.
+ */
+static void tasks(void)
+{
+	uint64_t t = 6000000000ull;
+
+	metadata(t);
+	event(0, t, 900, "lket.host", "guest", "x86_64");
+	event(0, t, 900, "process.snapshot", I(1), I(1), I(0), "init");
+	event(0, t, 900, "process.snapshot", I(4242), I(4242), I(1), "sh");
+	event(0, t + 100, 4242, "lket.task_new", I(5000), I(5000), I(4242),
+	      "sh");
+	event(1, t + 200, 5000, "lket.task_exec", I(5000), I(5000),
+	      "/usr/bin/dd");
+	event(1, t + 300, 5000, "iosyscall.write.entry", I(1),
+	      I(0x7ffd1000), I(512));
+	event(0, t + 400, 5000, "lket.task_new", I(5001), I(5000), I(4242),
+	      "dd");
+	event(0, t + 500, 5001, "lket.task_rename", I(5001), I(5000),
+	      "dd worker");
+	event(0, t + 600, 5001, "iosyscall.write.entry", I(1),
+	      I(0x7ffd2000), I(4096));
+	event(1, t + 700, 5000, "tskdispatch.ctxswitch", I(5000), I(5001),
+	      I(1));
+	event(1, t + 800, 5001, "syscall.entry", "write");
+	event(1, t + 900, 5001, "syscall.return", "write");
+	event(0, t + 1000, 5001, "lket.task_exit", I(5001), I(5000));
+	event(1, t + 1100, 5000, "lket.task_exit", I(5000), I(5000));
+}
+
+static long nr_events = 1000000;
+
+static void make_golden(void)
+{
+	golden(false);
+}
+
+static void make_badmeta(void)
+{
+	golden(true);
+}
+
+static void make_nometa(void)
+{
+	no_meta_1_2 = true;
+	golden(false);
+}
+
+static void make_bench(void)
+{
+	bench(nr_events);
+}
+
+static void make_syscalls(void)
+{
+	syscalls(nr_events);
+}
+
+static void make_many(void)
+{
+	many(nr_events);
+}
+
+static void make_stackbench(void)
+{
+	stackbench(nr_events);
+}
+
+static const struct trace_kind {
+	const char *name;
+	void (*make)(void);
+} kinds[] = {
+	{ "golden", make_golden }, { "badmeta", make_badmeta },
+	{ "nometa", make_nometa }, { "bench", make_bench },
+	{ "syscalls", make_syscalls }, { "strings", strings },
+	{ "latency", latency }, { "backwards", backwards },
+	{ "dbnames", dbnames }, { "many", make_many }, { "moved", moved },
+	{ "tasks", tasks }, { "stacks", stacks },
+	{ "stackbench", make_stackbench },
+};
+
 int main(int argc, char **argv)
 {
+	const struct trace_kind *kind;
 	char path[4096];
-	long n = 1000000;
 	int opt, cpu;
 
 	while ((opt = getopt(argc, argv, "f:psn:")) != -1) {
@@ -741,26 +830,21 @@ int main(int argc, char **argv)
 			swap = true;
 			break;
 		case 'n':
-			n = atol(optarg);
+			nr_events = atol(optarg);
 			break;
 		default:
 			return 2;
 		}
 	}
-	if (argc - optind != 2 ||
-	    (strcmp(argv[optind], "golden") && strcmp(argv[optind], "bench") &&
-	     strcmp(argv[optind], "strings") &&
-	     strcmp(argv[optind], "latency") &&
-	     strcmp(argv[optind], "backwards") &&
-	     strcmp(argv[optind], "badmeta") &&
-	     strcmp(argv[optind], "nometa") &&
-	     strcmp(argv[optind], "dbnames") &&
-	     strcmp(argv[optind], "many") &&
-	     strcmp(argv[optind], "moved") &&
-	     strcmp(argv[optind], "stacks") &&
-	     strcmp(argv[optind], "stackbench") &&
-	     strcmp(argv[optind], "syscalls"))) {
-		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-n EVENTS] golden|badmeta|nometa|bench|syscalls|strings|latency|backwards|dbnames|many|moved|stacks|stackbench PREFIX\n");
+	for (kind = kinds; argc - optind == 2 &&
+	     kind < kinds + sizeof(kinds) / sizeof(kinds[0]); kind++)
+		if (!strcmp(argv[optind], kind->name))
+			break;
+	if (argc - optind != 2 || kind == kinds + sizeof(kinds) / sizeof(kinds[0])) {
+		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-n EVENTS] KIND PREFIX\nKIND:");
+		for (kind = kinds; kind < kinds + sizeof(kinds) / sizeof(kinds[0]); kind++)
+			fprintf(stderr, " %s", kind->name);
+		fprintf(stderr, "\n");
 		return 2;
 	}
 	for (cpu = 0; cpu < NCPU; cpu++) {
@@ -772,30 +856,7 @@ int main(int argc, char **argv)
 		}
 		setvbuf(files[cpu], NULL, _IOFBF, 1 << 20);
 	}
-	if (!strcmp(argv[optind], "bench"))
-		bench(n);
-	else if (!strcmp(argv[optind], "syscalls"))
-		syscalls(n);
-	else if (!strcmp(argv[optind], "strings"))
-		strings();
-	else if (!strcmp(argv[optind], "latency"))
-		latency();
-	else if (!strcmp(argv[optind], "backwards"))
-		backwards();
-	else if (!strcmp(argv[optind], "dbnames"))
-		dbnames();
-	else if (!strcmp(argv[optind], "many"))
-		many(n);
-	else if (!strcmp(argv[optind], "moved"))
-		moved();
-	else if (!strcmp(argv[optind], "stacks"))
-		stacks();
-	else if (!strcmp(argv[optind], "stackbench"))
-		stackbench(n);
-	else {
-		no_meta_1_2 = !strcmp(argv[optind], "nometa");
-		golden(!strcmp(argv[optind], "badmeta"));
-	}
+	kind->make();
 	for (cpu = 0; cpu < NCPU; cpu++)
 		if (fclose(files[cpu])) {
 			perror("lket-gen");

@@ -146,6 +146,10 @@ case_report_none() { $gen -n 3 many t; echo -f none --report report t; }
 case_report_catalogue() { $gen golden t; echo -f none --report report t_1; }
 # known events under other IDs: tracked, flagged and reported by name
 case_moved()    { $gen moved t; echo --report report t; }
+# one group and the always-on task records: every thread named, also
+# those born after the snapshot, renamed by exec and by prctl
+case_tasks()    { $gen tasks t; echo t; }
+case_tasks_json() { $gen tasks t; echo -f json --comm 'dd*' t; }
 case_report_backwards() { $gen backwards t; echo -d t.db --report report t; }
 # -o, --report and -d never destroy an input or an earlier output: a
 # clash is refused before anything is written, a failed conversion leaves
@@ -166,6 +170,16 @@ case_keep_nosuch() {
 case_keep_db()  {
 	$gen golden t && echo old > lket.out && echo keep > t.db &&
 		cksum lket.out > keep; echo -d t.db t; }
+# --ctf DIR: a folder with other files in it, or a trace without
+# --replace, is refused and stays as it was; so does lket.out
+case_ctf_notempty() {
+	$gen golden t && mkdir d && echo mine > d/notes && echo old > lket.out &&
+		cksum d/notes lket.out > keep; echo -o lket.out --ctf d t; }
+case_ctf_exists() {
+	$gen golden t && mkdir d && echo '/* CTF 1.8 */' > d/metadata &&
+		: > d/stream_0 && cksum d/metadata d/stream_0 > keep
+	echo --ctf d/ t; }
+case_ctf_nofolder() { $gen golden t; echo --ctf nosuch/d t; }
 case_replace_output() { $gen golden t && echo old > lket.out; echo --event process.fork t; }
 # -q: nothing on standard error, lost flushes still exit 1
 case_quiet()    { $gen golden t; echo -q --event process.fork t; }

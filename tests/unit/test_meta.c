@@ -82,7 +82,13 @@ static void test_init_group0(void **state)
 	assert_int_equal(e->sys.n, 1);
 	expect_field(&e->sys.f[0], LKET_INT32, "discarded", false);
 
-	e = meta_get(m, 0, 6);
+	e = meta_get(m, 0, 7);
+	assert_non_null(e);
+	assert_string_equal(e->name, "lket.task_new");
+	assert_int_equal(e->ev, LKET_EV_TASK_NEW);
+	expect_field(&e->sys.f[3], LKET_STRING, "process_name", false);
+
+	e = meta_get(m, 0, 11);
 	assert_non_null(e);
 	assert_string_equal(e->name, "lket.module");
 	assert_int_equal(e->sys.n, 4);
@@ -91,8 +97,8 @@ static void test_init_group0(void **state)
 	expect_field(&e->sys.f[2], LKET_STRING, "name", false);
 	expect_field(&e->sys.f[3], LKET_STRING, "build_id", false);
 
-	/* only group 0 is known in advance */
-	assert_null(meta_get(m, 0, 7));
+	/* only group 0 is known in advance, and only its catalogue hooks */
+	assert_null(meta_get(m, 0, 12));
 	assert_null(meta_get(m, 1, 1));
 	assert_null(meta_get(m, 2, 1));
 }

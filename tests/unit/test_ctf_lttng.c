@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ctf_lttng: which events map to LTTng's, and the values of LTTng's fields. */
+#include "unit.h"
+
+#include "../../b2a/ctf_lttng.h"
+
+static const struct field f_prev = { .type = LKET_INT32, .name = "prev_pid" };
+static const struct field f_next = { .type = LKET_INT32, .name = "next_pid" };
+static const struct field f_state = { .type = LKET_INT8, .name = "prev_state" };
+static const struct field f_major = { .type = LKET_INT8, .name = "disk_major" };
+static const struct field f_minor = { .type = LKET_INT8, .name = "disk_minor" };
+static const struct field f_flags = { .type = LKET_INT64, .name = "request_flags" };
+
+static const struct lttng_field *field_named(const struct lttng_event *l,
+					     const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->nfields; i++)
+		if (!strcmp(l->fields[i].name, name))
+			return &l->fields[i];
+	fail_msg("no field %s in %s", name, l->name);
+	return NULL;
+}
+
+static void test_which(void **state)
+{
+	(void)state;
+	assert_string_equal(lttng_event_of(LKET_EV_TASK_CTXSWITCH)->name,
+			    "sched_switch");
+	assert_true(lttng_event_of(LKET_EV_SYSCALL_ENTRY)->per_syscall);
+	assert_string_equal(lttng_event_of(LKET_EV_SYSCALL_RETURN)->name,
+			    "syscall_exit_");
+	assert_string_equal(lttng_event_of(LKET_EV_TASK_NEW)->name,
+			    "sched_process_fork");
+	/* NFS and the rest keep LKET's names */
+	assert_null(lttng_event_of(LKET_EV_NFS_FOP_WRITE_ENTRY));
+	assert_null(lttng_event_of(LKET_EV_TASK_RENAME));
+	assert_null(lttng_event_of(-1));
+	assert_true(lttng_has_field(lttng_event_of(LKET_EV_TASK_CTXSWITCH),
+				    "prev_state"));
+	assert_false(lttng_has_field(lttng_event_of(LKET_EV_TASK_CTXSWITCH),
+				     "prev_pid"));
+}
+
+/* a switch from 10 (named) to 11 (not known): names from the map */
+static void test_sched_switch(void **state)
+{
+	const struct lttng_event *l = lttng_event_of(LKET_EV_TASK_CTXSWITCH);
+	struct event ev = {
+		.tid = 10, .cpu = 1, .nvalues = 3,
+		.v = { { &f_prev, 10, NULL, 0 }, { &f_next, 11, NULL, 0 },
+		       { &f_state, 2, NULL, 0 } },
+	};
+	struct procmap pm;
+	struct lttng_value v;
+
+	(void)state;
+	assert_int_equal(procmap_init(&pm), 0);
+	assert_int_equal(procmap_set(&pm, 10, 10, "dd", 2), 0);
+	lttng_value(field_named(l, "prev_comm"), &ev, NULL, &pm, &v);
+	assert_string_equal(v.s, "dd");
+	assert_int_equal(v.slen, 2);
+	lttng_value(field_named(l, "next_comm"), &ev, NULL, &pm, &v);
+	assert_string_equal(v.s, "");
+	lttng_value(field_named(l, "next_tid"), &ev, NULL, &pm, &v);
+	assert_int_equal(v.i, 11);
+	lttng_value(field_named(l, "prev_state"), &ev, NULL, &pm, &v);
+	assert_int_equal(v.i, 2);
+	lttng_value(field_named(l, "next_prio"), &ev, NULL, &pm, &v);
+	assert_int_equal(v.i, 20);
+	procmap_free(&pm);
+}
+
+/* minor 200 is -56 as a signed INT8: dev_t and rwbs as the kernel has */
+static void test_block(void **state)
+{
+	const struct lttng_event *l =
+		lttng_event_of(LKET_EV_IOSCHED_ELV_ADD_REQUEST);
+	struct event ev = {
+		.tid = 7, .nvalues = 3,
+		.v = { { &f_major, 8, NULL, 0 }, { &f_minor, -56, NULL, 0 },
+		       /* REQ_OP_WRITE | REQ_SYNC | REQ_FUA */
+		       { &f_flags, 1 | 1 << 11 | 1 << 17, NULL, 0 } },
+	};
+	const struct proc writer = { .tid = 7, .pid = 6, .comm = "kworker",
+				     .comm_len = 7 };
+	struct procmap pm;
+	struct lttng_value v;
+
+	(void)state;
+	assert_int_equal(procmap_init(&pm), 0);
+	lttng_value(field_named(l, "dev"), &ev, &writer, &pm, &v);
+	assert_int_equal(v.i, 8 << 20 | 200);
+	lttng_value(field_named(l, "rwbs"), &ev, &writer, &pm, &v);
+	/* RWBS_FLAG_WRITE | RWBS_FLAG_SYNC | RWBS_FLAG_FUA */
+	assert_int_equal(v.i, 1 | 1 << 5 | 1 << 9);
+	lttng_value(field_named(l, "comm"), &ev, &writer, &pm, &v);
+	assert_string_equal(v.s, "kworker");
+	lttng_value(field_named(l, "tid"), &ev, &writer, &pm, &v);
+	assert_int_equal(v.i, 7);
+	procmap_free(&pm);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_which),
+		cmocka_unit_test(test_sched_switch),
+		cmocka_unit_test(test_block),
+	};
+
+	return cmocka_run_group_tests_name("ctf_lttng", tests, NULL, NULL);
+}

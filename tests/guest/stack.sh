@@ -14,7 +14,8 @@
 #     path, ksys_write (or __x64_sys_write) and do_syscall_64, by name;
 #     the kernel's module record was found (no note of missing symbols);
 #     with -D LKET_STACK, a tracepoint hook's stack (process.execve)
-#     starts at its call site, bprm_execve;
+#     starts at its call site, bprm_execve (after the tracepoint's
+#     iterator when it has several probes), none of LKET's own frames;
 #     with --no-symbols the same events carry the same number of frames,
 #     as addresses; and the JSON output has the stack as an array.
 #
@@ -121,8 +122,9 @@ check_trace() { # M: the trace $res/M of module lket_M
 check_trace stack
 check_trace stackall
 # -D LKET_STACK on a tracepoint hook: the stack starts at the tracepoint's
-# call site (the LKET module's own frames left out): bprm_execve first
-n=$(grep -c ' process.execve .* stack=\[bprm_execve+0x' "$res/stackall.txt")
+# call site (the LKET module's own frames left out): bprm_execve first,
+# or after the tracepoint's iterator (when it has more than one probe)
+n=$(grep -Ec ' process.execve .* stack=\[(__traceiter_sched_process_exec\+0x[0-9a-f]+, )?bprm_execve\+0x' "$res/stackall.txt")
 if [ "$n" -gt 0 ] && [ "$n" = "$(grep -c ' process.execve ' "$res/stackall.txt")" ]; then
 	ok "stackall: every execve's stack (a tracepoint) starts at bprm_execve ($n)"
 else

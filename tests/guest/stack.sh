@@ -6,8 +6,11 @@
 #     process.fork and process.execve name the processes; and the same
 #     hooks with stap -D LKET_STACK=16, every record with a stack, no
 #     script (the trace "stackall");
+#     and addevent.ioscheduler.elv_add_request with lket_stack();
 #  2. guest: dd writes 200 blocks of 512 bytes, each a write(2), traced
-#     by one module, then the other;
+#     by one module, then the other; then dd writes 64 blocks of 4 KiB
+#     straight to a file on a virtio-scsi disk (oflag=direct), traced by
+#     the third: each block is a request;
 #  3. host, for each: lket-b2a decodes the trace with the guest kernel's debuginfo
 #     (Debian's linux-image-RELEASE-dbg, under /usr/lib/debug): every
 #     write of dd has a stack, and every stack has the system call's
@@ -17,7 +20,9 @@
 #     starts at its call site, bprm_execve (after the tracepoint's
 #     iterator when it has several probes), none of LKET's own frames;
 #     with --no-symbols the same events carry the same number of frames,
-#     as addresses; and the JSON output has the stack as an array.
+#     as addresses; and the JSON output has the stack as an array; every
+#     request dd adds has the submitting path: blk_mq_submit_bio, called
+#     from submit_bio (submit_bio_noacct...).
 #
 # Exit 0 pass, 1 fail, 77 skipped (only with LKET_SKIP_GUEST=1).
 group=stack
@@ -41,12 +46,20 @@ check "build: the same hooks with -D LKET_STACK=16 (stap -p4)" \
 	'probe addevent.iosyscall.write.entry, addevent.process.fork, addevent.process.execve {}'
 LKET_STAP_EXTRA=
 [ -s "$work/lket_stackall.stap.err" ] && grep -i error "$work/lket_stackall.stap.err"
+check "build: ioscheduler.elv_add_request with lket_stack() (stap -p4)" \
+	build_module lket_stackio '
+probe register_event {
+	register_user_event(GROUP_IOSCHED, HOOKID_IOSCHED_ELV_ADD_REQUEST,
+			    "ADDRS", "stack")
+}
+probe addevent.ioscheduler.elv_add_request { lket_stack() }'
 skip_guest
-[ -f "$work/lket_stack.ko" ] && [ -f "$work/lket_stackall.ko" ] || finish
+[ -f "$work/lket_stack.ko" ] && [ -f "$work/lket_stackall.ko" ] &&
+	[ -f "$work/lket_stackio.ko" ] || finish
 
 # ---- 2. guest
-cat > "$work/guest.sh" <<EOS
-set -u
+{ echo "set -u"; echo "RES=$res"; disk_guest_setup; } > "$work/guest.sh"
+cat >> "$work/guest.sh" <<EOS
 cd "$work"
 d=\$(mktemp -d /run/lket-stack.XXXXXX)
 for m in stack stackall; do
@@ -54,9 +67,13 @@ for m in stack stackall; do
 		dd if=/dev/zero of="\$d/out" bs=512 count=$nwrites > "$res/\$m.out" 2> "$res/\$m.err"
 	echo "staprun \$m rc=\$?"
 done
+"$top/tools/lket-run-traced" -o "$res/stackio" lket_stackio.ko -- \
+	dd if=/dev/zero of=/mnt/lket/out bs=4096 count=64 oflag=direct > "$res/stackio.out" 2>&1
+echo "staprun stackio rc=\$?"
+umount /mnt/lket
 exit 0
 EOS
-run_guest "$work/guest.sh"
+run_guest "$work/guest.sh" --extra-qemu "$(disk_qemu_args)"
 
 # ---- 3. check
 # dd's write entries: " dd iosyscall.write.entry ... stack=[f+0x0, ...]"
@@ -129,5 +146,28 @@ if [ "$n" -gt 0 ] && [ "$n" = "$(grep -c ' process.execve ' "$res/stackall.txt")
 	ok "stackall: every execve's stack (a tracepoint) starts at bprm_execve ($n)"
 else
 	nok "stackall: execve stacks not from bprm_execve: $(grep -m2 ' process.execve ' "$res/stackall.txt")"
+fi
+# the IO scheduler: dd's requests, each with its submitting path
+if ls "$res"/stackio_* > /dev/null 2>&1 &&
+   decode -o "$res/stackio.txt" "$res/stackio" 2> "$res/stackio.b2a.err"; then
+	awk '$5 == "dd" && $6 == "ioscheduler.elv_add_request" {
+		n++
+		# the probed function first (inlined: the function it is in)
+		if (!/ stack=\[(blk_mq_bio_to_request\+0x[0-9a-f]+, )?blk_mq_submit_bio\+0x/) nomq++
+		if (!/, submit_bio(_noacct)?(_nocheck)?\+0x/) nosubmit++
+	}
+	END {
+		print (n >= 64 ? "ok" : "not ok") " - stackio: " n + 0 " requests of dd (64 writes)"
+		print (n && !nomq ? "ok" : "not ok") " - stackio: each stack starts at blk_mq_bio_to_request in blk_mq_submit_bio (" nomq + 0 " not)"
+		print (n && !nosubmit ? "ok" : "not ok") " - stackio: each stack has submit_bio (" nosubmit + 0 " without)"
+	}' "$res/stackio.txt" > "$res/stackio.check"
+	while read -r verdict rest; do
+		case $verdict in
+		ok) ok "${rest#- }" ;;
+		*) nok "${rest#ok - }" ;;
+		esac
+	done < "$res/stackio.check"
+else
+	nok "stackio: no trace, or lket-b2a failed: $(cat "$res/stackio.b2a.err" 2>/dev/null)"
 fi
 finish

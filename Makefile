@@ -1,7 +1,7 @@
 # LKET: tapsets, runtime shim, lket-b2a, man pages and tests.
 #
 #   make            build lket-b2a, the generated tapset catalogue, man pages
-#   make check      every test: unit (plain and ASan/UBSan), golden, ctf, db, fuzz,
+#   make check      every test: unit (plain and ASan/UBSan), golden, ctf, svg, db, fuzz,
 #                   catalogue drift, tapset builds, guest tests
 #   make bench      lket-b2a's speed and memory, side by side with its peers,
 #                   and the cost of tracing in the guest (bench/README)
@@ -39,8 +39,9 @@ UNIT_TESTS = $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
 	    $(BUILD)/man/lket.5 $(BUILD)/man/lket-b2a.1
 
-.PHONY: all check check-unit check-golden check-ctf check-db check-fuzz check-catalogue \
-	check-tapset check-guest bench demo install clean
+.PHONY: all check check-unit check-golden check-ctf check-svg check-svg-big check-db \
+	check-fuzz check-rt check-rt-core check-catalogue check-tapset check-guest \
+	bench demo install clean
 
 all: $(BUILD)/lket-b2a $(BUILD)/lket-gen $(GENERATED)
 
@@ -66,6 +67,8 @@ $(BUILD)/lket-gencat: tools/lket-gencat.c runtime/lket_events.def
 
 # the guest kernel release: runtime/kernel-release, the one place naming it
 KERNEL_RELEASE := $(shell cat runtime/kernel-release)
+# its PREEMPT_RT flavour (Debian's linux-image-REL-rt-amd64)
+KERNEL_RELEASE_RT := $(patsubst %-amd64,%-rt-amd64,$(KERNEL_RELEASE))
 
 # Test traces claim to come from that kernel.
 $(BUILD)/lket-gen: tests/gen/lket-gen.c runtime/lket_events.def \
@@ -98,6 +101,8 @@ $(BUILD)/man/lket.5: man/lket.5.in $(GROUP_DOCS) $(BUILD)/lket-gencat
 	done > $(BUILD)/man/groups.roff
 	sed -e '/^@LKET_HOOK_LIST@$$/{r $(BUILD)/man/hooks.roff' -e 'd}' \
 	    -e '/^@LKET_GROUP_DOCS@$$/{r $(BUILD)/man/groups.roff' -e 'd}' \
+	    -e 's/@KERNEL_RELEASE@/$(KERNEL_RELEASE)/g' \
+	    -e 's/@KERNEL_RELEASE_RT@/$(KERNEL_RELEASE_RT)/g' \
 		man/lket.5.in > $@.tmp
 	mv $@.tmp $@
 
@@ -114,8 +119,8 @@ $(BUILD)/unit/%: tests/unit/%.c $(ASAN_OBJS) $(B2A_HEADERS) $(wildcard tests/uni
 # A fresh Debian 12 machine: install what is missing first (apt-get).
 check:
 	tools/install-deps all
-	$(MAKE) check-unit check-golden check-ctf check-db check-fuzz \
-		check-catalogue check-tapset check-guest
+	$(MAKE) check-unit check-golden check-ctf check-svg check-db check-fuzz \
+		check-catalogue check-tapset check-guest check-rt-core
 
 check-unit: $(UNIT_TESTS:%=$(BUILD)/unit/%)
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
@@ -126,6 +131,16 @@ check-golden: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen
 # --ctf read back by babeltrace2, compared with lket.out
 check-ctf: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen
 	tests/ctf/run.sh $(BUILD)
+
+# --timechart and --histogram: valid SVG, the lanes and markers of
+# lket.out, rendered by chromium into $(BUILD)/svg/*/*/*.png
+check-svg: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen
+	tests/svg/run.sh $(BUILD)
+
+# A 20 M-event trace: the timechart's size bound and chromium's time to
+# render it (slow: part of make bench, not of make check)
+check-svg-big: $(BUILD)/lket-b2a $(BUILD)/lket-gen
+	tests/svg/big.sh $(BUILD)
 
 # SQLite and a throwaway PostgreSQL cluster: round trips and bad cases
 check-db: $(BUILD)/lket-b2a $(BUILD)/lket-gen
@@ -148,6 +163,16 @@ check-guest: all
 	tests/guest-step tests/transport/run.sh
 	tests/guest-step tests/guest/run.sh $(BUILD)
 
+# PREEMPT_RT: the guest tests again, on the same release's real-time
+# flavour, built in $(BUILD)/rt; check-rt-core (in make check): the smoke
+# and transport tests, the core groups and NFS only
+check-rt:
+	LKET_KERNEL_RELEASE=$(KERNEL_RELEASE_RT) tools/install-deps guest
+	LKET_KERNEL_RELEASE=$(KERNEL_RELEASE_RT) $(MAKE) BUILD=$(BUILD)/rt check-guest
+
+check-rt-core:
+	LKET_GUEST_TESTS="core nfs" $(MAKE) check-rt
+
 $(BUILD)/bench-loop: bench/loop.c
 	@mkdir -p $(@D)
 	$(CC) $(LKET_CFLAGS) $(CFLAGS) -o $@ $<
@@ -156,6 +181,7 @@ bench: $(BUILD)/lket-b2a $(BUILD)/lket-gen $(BUILD)/bench-loop
 	bench/run.sh $(BUILD)
 	bench/db.sh $(BUILD)
 	bench/peers.sh $(BUILD)
+	tests/svg/big.sh $(BUILD)
 	@bench/guest.sh $(BUILD); rc=$$?; [ $$rc = 0 ] || [ $$rc = 77 ]
 
 demo:
@@ -179,5 +205,5 @@ install: all
 
 clean:
 	rm -rf $(BUILD)/b2a $(BUILD)/asan $(BUILD)/unit $(BUILD)/lket-* \
-		$(BUILD)/man $(BUILD)/golden $(BUILD)/fuzz tapset/lket_catalogue.stp \
+		$(BUILD)/man $(BUILD)/golden $(BUILD)/fuzz $(BUILD)/svg tapset/lket_catalogue.stp \
 		tapset/lket_aliases.stp

@@ -153,8 +153,9 @@ static int symbolise(struct converter *c, struct event *ev)
 typedef int (*process_handler)(struct converter *c, const struct event *ev,
 			       uint32_t *tid, int32_t *ppid);
 
-static int on_snapshot(struct converter *c, const struct event *ev,
-		       uint32_t *tid, int32_t *ppid)
+/* A task in full: process.snapshot, and lket.task_new of a new one. */
+static int on_named_task(struct converter *c, const struct event *ev,
+			 uint32_t *tid, int32_t *ppid)
 {
 	const char *comm = str_named(ev, "process_name");
 
@@ -194,17 +195,6 @@ static int on_execve(struct converter *c, const struct event *ev,
 }
 
 /* The always-on records: the task is named by tid, not by the writer. */
-static int on_task_new(struct converter *c, const struct event *ev,
-		       uint32_t *tid, int32_t *ppid)
-{
-	const char *comm = str_named(ev, "process_name");
-
-	*tid = (uint32_t)int_named(ev, "tid", 0);
-	*ppid = (int32_t)int_named(ev, "ppid", -1);
-	return procmap_set(&c->procs, *tid, (int32_t)int_named(ev, "pid", -1),
-			   comm, comm ? strlen(comm) : 0);
-}
-
 static int on_task_exec(struct converter *c, const struct event *ev,
 			uint32_t *tid, int32_t *ppid)
 {
@@ -230,10 +220,10 @@ static int on_task_other(struct converter *c, const struct event *ev,
 }
 
 static const process_handler process_handlers[LKET_NR_EVENTS] = {
-	[LKET_EV_PROCESS_SNAPSHOT] = on_snapshot,
+	[LKET_EV_PROCESS_SNAPSHOT] = on_named_task,
 	[LKET_EV_PROCESS_FORK] = on_fork,
 	[LKET_EV_PROCESS_EXECVE] = on_execve,
-	[LKET_EV_TASK_NEW] = on_task_new,
+	[LKET_EV_TASK_NEW] = on_named_task,
 	[LKET_EV_TASK_EXEC] = on_task_exec,
 	[LKET_EV_TASK_RENAME] = on_task_other,
 	[LKET_EV_TASK_EXIT] = on_task_other,

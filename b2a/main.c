@@ -30,6 +30,10 @@
 #include "version.h"
 
 #define MAX_MESSAGES_PER_FILE	20
+/* --timechart-procs: the default, and the most (the SVG's size bound
+ * holds for any number; beyond this the lanes get too coarse) */
+#define TIMECHART_PROCS		16
+#define TIMECHART_PROCS_MAX	100
 
 static const char usage[] =
 "usage: lket-b2a [OPTION]... [FILE|PREFIX|FOLDER]...\n"
@@ -47,7 +51,14 @@ static const char usage[] =
 "      --pg CONNINFO  load into PostgreSQL (libpq connection string)\n"
 "      --schema NAME  PostgreSQL schema (default: named after the trace)\n"
 "      --ctf DIR  write a CTF 1.8 trace (babeltrace2, Trace Compass) in DIR\n"
-"                 (no lket.out unless -o or -f)\n"
+"                 (no lket.out unless -o or -f; so too --timechart and\n"
+"                 --histogram)\n"
+"      --timechart FILE  draw the trace over time as an SVG picture: CPUs,\n"
+"                 the busiest processes, block devices, RPC (lket-b2a(1))\n"
+"      --timechart-procs N  processes with a lane of their own (default 16,\n"
+"                 at most 100); the others share one\n"
+"      --histogram FILE  latency histograms of --report's pairs as an SVG\n"
+"                 picture, log-scaled, p50/p90/p99/max marked\n"
 "      --replace  overwrite an existing database file, schema or CTF trace\n"
 "      --report FILE  latency report of entry/return pairs and requests\n"
 "      --stat     write a summary to the -o file instead of the event lines:\n"
@@ -295,7 +306,8 @@ static int expand_dir(const char *dir, char ***list, size_t *n, size_t *cap,
 /* Long options without a letter; a filter's is OPT_FILTER + its kind. */
 enum {
 	OPT_PG = 256, OPT_SCHEMA, OPT_REPLACE, OPT_REPORT, OPT_VERSION,
-	OPT_STAT, OPT_DELTA, OPT_WHERE, OPT_CTF, OPT_DEBUGINFO, OPT_NO_SYMBOLS,
+	OPT_STAT, OPT_DELTA, OPT_WHERE, OPT_CTF, OPT_TIMECHART,
+	OPT_TIMECHART_PROCS, OPT_HISTOGRAM, OPT_DEBUGINFO, OPT_NO_SYMBOLS,
 	OPT_STACK_LINES, OPT_FILTER = 512,
 };
 
@@ -322,6 +334,9 @@ static const struct option long_options[] = {
 	{ "delta", no_argument, NULL, OPT_DELTA },
 	{ "where", required_argument, NULL, OPT_WHERE },
 	{ "ctf", required_argument, NULL, OPT_CTF },
+	{ "timechart", required_argument, NULL, OPT_TIMECHART },
+	{ "timechart-procs", required_argument, NULL, OPT_TIMECHART_PROCS },
+	{ "histogram", required_argument, NULL, OPT_HISTOGRAM },
 	{ "debuginfo", required_argument, NULL, OPT_DEBUGINFO },
 	{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
 	{ "stack-lines", no_argument, NULL, OPT_STACK_LINES },
@@ -457,6 +472,8 @@ struct options {
 	struct symbols_options symbols;
 	bool no_symbols;
 	const char *out_path, *format, *report_path, *ctf_dir;
+	const char *timechart_path, *histogram_path;
+	unsigned int timechart_procs;
 	bool summary;
 	char schema[64];	/* --pg without --schema: the trace's name */
 };
@@ -494,6 +511,22 @@ static int time_arg(struct text_options *t, const char *arg)
 	fprintf(stderr, "lket-b2a: -t takes abs, rel, wall or raw, not %s\n",
 		arg);
 	return 2;
+}
+
+/* --timechart-procs N: how many tasks get lanes of their own. */
+static int procs_arg(struct options *o, const char *arg)
+{
+	char *end;
+	unsigned long n = strtoul(arg, &end, 10);
+
+	if (*arg < '0' || *arg > '9' || *end || n < 1 ||
+	    n > TIMECHART_PROCS_MAX) {
+		fprintf(stderr, "lket-b2a: --timechart-procs takes a number from 1 to %d, not %s\n",
+			TIMECHART_PROCS_MAX, arg);
+		return 2;
+	}
+	o->timechart_procs = (unsigned int)n;
+	return -1;
 }
 
 /* One option of getopt's; returns -1 to go on, or the exit status. */
@@ -535,6 +568,14 @@ static int option(struct options *o, struct reporter *rep, int opt)
 	case OPT_REPORT:
 		o->report_path = optarg;
 		break;
+	case OPT_TIMECHART:
+		o->timechart_path = optarg;
+		break;
+	case OPT_HISTOGRAM:
+		o->histogram_path = optarg;
+		break;
+	case OPT_TIMECHART_PROCS:
+		return procs_arg(o, optarg);
 	case OPT_DEBUGINFO:
 		o->symbols.dir = optarg;
 		break;
@@ -603,6 +644,11 @@ static int parse_options(int argc, char **argv, struct options *o,
 			return status;
 	}
 	o->sqlite.diag = o->pg.diag = &rep->d;
+	if (o->timechart_path && !strcmp(o->timechart_path, "-") &&
+	    o->histogram_path && !strcmp(o->histogram_path, "-")) {
+		fprintf(stderr, "lket-b2a: --timechart - and --histogram -: two pictures cannot share standard output\n");
+		return 2;
+	}
 	if (o->summary && o->format && strcmp(o->format, "text")) {
 		fprintf(stderr, "lket-b2a: --stat writes text, not -f %s\n",
 			o->format);
@@ -613,7 +659,8 @@ static int parse_options(int argc, char **argv, struct options *o,
 	/* a database alone writes no lket.out, unless asked for */
 	if (!o->format)
 		o->format = (o->sqlite.path || o->pg.conninfo ||
-			     o->ctf_dir) &&
+			     o->ctf_dir || o->timechart_path ||
+			     o->histogram_path) &&
 			    !o->out_path ? "none" : "text";
 	/* the default file is named after its format */
 	if (!o->out_path)
@@ -708,7 +755,8 @@ static int collect_inputs(int argc, char **argv, int first,
 	return -1;
 }
 
-enum { OUT_DB, OUT_REPORT, OUT_TEXT, NFILES };
+enum { OUT_DB, OUT_REPORT, OUT_TEXT, OUT_TIMECHART, OUT_HISTOGRAM,
+       NFILES };
 
 /* What a conversion did, for the exit status. */
 struct result {
@@ -733,6 +781,8 @@ static int open_files(const struct options *o, struct file_out *files,
 	files[OUT_DB].path = o->sqlite.path;
 	files[OUT_REPORT].path = o->report_path;
 	files[OUT_TEXT].path = strcmp(o->format, "none") ? o->out_path : NULL;
+	files[OUT_TIMECHART].path = o->timechart_path;
+	files[OUT_HISTOGRAM].path = o->histogram_path;
 	ret = check_clashes(files, NFILES, in->paths, in->n);
 	res->refused = ret != 0;
 	if (!ret)
@@ -773,7 +823,7 @@ static int line_output(const struct options *o, struct output **out, int fd)
 static int make_outputs(struct options *o, const struct file_out *files,
 			struct output **out, struct result *res)
 {
-	struct output *outs[4];
+	struct output *outs[6];
 	size_t n = 0, i;
 	int ret = 0;
 
@@ -792,6 +842,19 @@ static int make_outputs(struct options *o, const struct file_out *files,
 		res->what = o->ctf_dir;
 		ret = output_ctf_new(&outs[n], o->ctf_dir,
 				     o->sqlite.replace);
+		n += !ret;
+	}
+	if (!ret && o->timechart_path) {
+		res->what = o->timechart_path;
+		ret = output_timechart_new(&outs[n],
+					   file_fd(&files[OUT_TIMECHART]),
+					   o->timechart_procs, 0);
+		n += !ret;
+	}
+	if (!ret && o->histogram_path) {
+		res->what = o->histogram_path;
+		ret = output_histogram_new(&outs[n],
+					   file_fd(&files[OUT_HISTOGRAM]));
 		n += !ret;
 	}
 	if (!ret && o->pg.conninfo) {
@@ -823,6 +886,8 @@ static void run(struct options *o, const struct inputs *in,
 		[OUT_DB] = { .option = "-d" },
 		[OUT_REPORT] = { .option = "--report" },
 		[OUT_TEXT] = { .option = "-o" },
+		[OUT_TIMECHART] = { .option = "--timechart" },
+		[OUT_HISTOGRAM] = { .option = "--histogram" },
 	};
 	struct convert_options copt = { .filter = &o->filter };
 	struct output *out = NULL;
@@ -833,7 +898,8 @@ static void run(struct options *o, const struct inputs *in,
 	ret = open_files(o, files, in, res);
 	if (!ret)
 		ret = make_outputs(o, files, &out, res);
-	if (!ret && o->report_path)
+	/* the histograms draw the report's latencies */
+	if (!ret && (o->report_path || o->histogram_path))
 		ret = report_new(&copt.report);
 	if (!ret && !o->no_symbols) {
 		o->symbols.diag = &rep->d;
@@ -854,7 +920,7 @@ static void run(struct options *o, const struct inputs *in,
 		snprintf(res->failure, sizeof(res->failure), "%s",
 			 failure ? failure : "");
 	}
-	if (!ret && copt.report) {
+	if (!ret && o->report_path) {
 		res->what = o->report_path;
 		ret = report_write(copt.report, file_fd(&files[OUT_REPORT]));
 	}
@@ -915,7 +981,8 @@ static int exit_status(const struct options *o, const struct reporter *rep,
 
 int main(int argc, char **argv)
 {
-	struct options o = { .text = { .time = TIME_ABS } };
+	struct options o = { .text = { .time = TIME_ABS },
+			     .timechart_procs = TIMECHART_PROCS };
 	struct reporter rep = { .d = { .report = report } };
 	struct inputs in = { 0 };
 	struct result res = { 0 };

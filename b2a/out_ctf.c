@@ -553,8 +553,8 @@ static int ctf_event(struct output *o, const struct event *ev,
 	nf = k->nfields;
 	/* every field at most 8 bytes, strings and raw within the record,
 	 * LTTng's names at most PROC_COMM_LEN */
-	need = 4 + 8 + 8 + 8 * (size_t)nf + ev->rec->size + 4 +
-	       ev->raw_len + 1;
+	need = 4 + 8 + 8 + PROC_COMM_LEN + 1 + 8 * (size_t)nf +
+	       ev->rec->size + 4 + ev->raw_len + 1;
 	if (k->lttng)
 		need += k->lttng->nfields * (8 + PROC_COMM_LEN + 1) +
 			ev->rec->size;
@@ -580,6 +580,7 @@ static int ctf_event(struct output *o, const struct event *ev,
 	p = put64(p, ev->rec->timestamp);
 	p = put32(p, ev->tid);
 	p = put32(p, (uint32_t)(proc && proc->pid >= 0 ? proc->pid : -1));
+	p = put_string(p, proc ? proc->comm : "", proc ? proc->comm_len : 0);
 	if (k->lttng)
 		p = put_lttng(p, k->lttng, ev, proc, c->trace->procs);
 	for (i = 0; i < nf; i++) {
@@ -815,7 +816,7 @@ static void ctf_metadata(struct ctf *c, FILE *f)
 		"\tevent.header := struct {\n\t\tuint32_t id;\n"
 		"\t\tuint64_clock_monotonic_t timestamp;\n\t};\n"
 		"\tevent.context := struct {\n\t\tint32_t _tid;\n"
-		"\t\tint32_t _pid;\n\t};\n};\n\n");
+		"\t\tint32_t _pid;\n\t\tstring _procname;\n\t};\n};\n\n");
 	for (i = 0; i < c->nclasses; i++)
 		ctf_class_out(f, &c->classes[i], i);
 }

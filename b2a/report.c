@@ -9,94 +9,7 @@
 #include "../runtime/lket_format.h"
 #include "outbuf.h"
 #include "report.h"
-
-/* ---- a map from 64-bit keys to indexes, linear probing ---------------- */
-
-struct slot {
-	uint64_t key;
-	uint32_t val;
-	bool used;
-};
-
-struct map {
-	struct slot *s;
-	size_t mask, used;
-};
-
-static size_t hash64(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return (size_t)k;
-}
-
-static int map_init(struct map *m)
-{
-	m->mask = 255;
-	m->used = 0;
-	m->s = calloc(m->mask + 1, sizeof(*m->s));
-	return m->s ? 0 : -ENOMEM;
-}
-
-static struct slot *map_find(const struct map *m, uint64_t key)
-{
-	size_t i = hash64(key) & m->mask;
-
-	for (; m->s[i].used; i = (i + 1) & m->mask)
-		if (m->s[i].key == key)
-			return &m->s[i];
-	return NULL;
-}
-
-static int map_put(struct map *m, uint64_t key, uint32_t val)
-{
-	struct map bigger;
-	size_t i;
-
-	if (2 * (m->used + 1) > m->mask) {
-		bigger.mask = 2 * m->mask + 1;
-		bigger.used = 0;
-		bigger.s = calloc(bigger.mask + 1, sizeof(*bigger.s));
-		if (!bigger.s)
-			return -ENOMEM;
-		for (i = 0; i <= m->mask; i++)
-			if (m->s[i].used)
-				map_put(&bigger, m->s[i].key, m->s[i].val);
-		free(m->s);
-		*m = bigger;
-	}
-	i = hash64(key) & m->mask;
-	while (m->s[i].used && m->s[i].key != key)
-		i = (i + 1) & m->mask;
-	if (!m->s[i].used)
-		m->used++;
-	m->s[i].key = key;
-	m->s[i].val = val;
-	m->s[i].used = true;
-	return 0;
-}
-
-/* Remove a slot, shifting back the ones that probed past it. */
-static void map_del(struct map *m, struct slot *slot)
-{
-	size_t i = (size_t)(slot - m->s), j = i, k;
-
-	m->s[i].used = false;
-	m->used--;
-	for (;;) {
-		j = (j + 1) & m->mask;
-		if (!m->s[j].used)
-			return;
-		k = hash64(m->s[j].key) & m->mask;
-		/* stays if its home k lies cyclically in (i, j] */
-		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
-			continue;
-		m->s[i] = m->s[j];
-		m->s[j].used = false;
-		i = j;
-	}
-}
+#include "u64map.h"
 
 /* ---- the report ------------------------------------------------------- */
 
@@ -177,15 +90,15 @@ struct report {
 	struct class *classes;		/* 65536 */
 	struct label *labels;
 	size_t nlabels, cap_labels;
-	struct map label_map;		/* name hash -> label, chained by probe */
+	struct u64map label_map;	/* name hash -> label, chained by probe */
 	struct acc *accs;
 	size_t naccs, cap_accs;
-	struct map acc_map;		/* label << 32 | pid -> acc */
+	struct u64map acc_map;		/* label << 32 | pid -> acc */
 	struct pending *pend;
 	size_t npend, cap_pend;
 	uint32_t free_pend;		/* 1-based; 0 none */
-	struct map pairs;		/* tid << 32 | label -> pending */
-	struct map requests[NLC];	/* request_addr -> pending */
+	struct u64map pairs;		/* tid << 32 | label -> pending */
+	struct u64map requests[NLC];	/* request_addr -> pending */
 	struct latency *out;
 	size_t nout;
 	uint32_t neg_label;	/* the last latency below zero */
@@ -200,11 +113,11 @@ int report_new(struct report **rp)
 	if (!r)
 		return -ENOMEM;
 	r->classes = calloc(256 * 256, sizeof(*r->classes));
-	if (!r->classes || map_init(&r->label_map) || map_init(&r->acc_map) ||
-	    map_init(&r->pairs))
+	if (!r->classes || u64map_init(&r->label_map) ||
+	    u64map_init(&r->acc_map) || u64map_init(&r->pairs))
 		goto nomem;
 	for (i = 0; i < NLC; i++)
-		if (map_init(&r->requests[i]))
+		if (u64map_init(&r->requests[i]))
 			goto nomem;
 	*rp = r;
 	return 0;
@@ -224,14 +137,14 @@ void report_free(struct report *r)
 	for (i = 0; i < r->naccs; i++)
 		free(r->accs[i].v);
 	for (i = 0; i < NLC; i++)
-		free(r->requests[i].s);
+		u64map_free(&r->requests[i]);
 	free(r->labels);
 	free(r->accs);
 	free(r->pend);
 	free(r->classes);
-	free(r->label_map.s);
-	free(r->acc_map.s);
-	free(r->pairs.s);
+	u64map_free(&r->label_map);
+	u64map_free(&r->acc_map);
+	u64map_free(&r->pairs);
 	free(r->out);
 	free(r);
 }
@@ -251,12 +164,12 @@ static int64_t intern(struct report *r, const char *s, size_t n)
 {
 	uint64_t h = hash_str(s, n);
 	struct label *bigger;
-	struct slot *slot;
+	struct u64map_slot *slot;
 	char *copy;
 
 	/* equal hashes of different names: probe on with h + 1 */
 	for (;; h++) {
-		slot = map_find(&r->label_map, h);
+		slot = u64map_find(&r->label_map, h);
 		if (!slot)
 			break;
 		if (!strncmp(r->labels[slot->val].name, s, n) &&
@@ -271,7 +184,7 @@ static int64_t intern(struct report *r, const char *s, size_t n)
 		r->labels = bigger;
 	}
 	copy = strndup(s, n);
-	if (!copy || map_put(&r->label_map, h, (uint32_t)r->nlabels)) {
+	if (!copy || u64map_put(&r->label_map, h, (uint32_t)r->nlabels)) {
 		free(copy);
 		return -ENOMEM;
 	}
@@ -351,7 +264,7 @@ static int add_latency(struct report *r, uint32_t label,
 		       const struct pending *p, uint64_t ns)
 {
 	uint64_t key = (uint64_t)label << 32 | (uint32_t)p->pid;
-	struct slot *slot = map_find(&r->acc_map, key);
+	struct u64map_slot *slot = u64map_find(&r->acc_map, key);
 	struct acc *a, *bigger;
 	uint64_t *more;
 	int ret;
@@ -364,7 +277,7 @@ static int add_latency(struct report *r, uint32_t label,
 				return -ENOMEM;
 			r->accs = bigger;
 		}
-		ret = map_put(&r->acc_map, key, (uint32_t)r->naccs);
+		ret = u64map_put(&r->acc_map, key, (uint32_t)r->naccs);
 		if (ret)
 			return ret;
 		a = &r->accs[r->naccs++];
@@ -451,9 +364,9 @@ static void pend_fill(struct pending *p, const struct proc *proc,
  * a begin still pending there never ended, and counts as unmatched for
  * label; the new one takes its place.
  */
-static int pend_begin(struct report *r, struct map *m, struct slot *slot,
-		      uint64_t key, int64_t label, const struct proc *proc,
-		      bool selected, uint64_t ts)
+static int pend_begin(struct report *r, struct u64map *m,
+		      struct u64map_slot *slot, uint64_t key, int64_t label,
+		      const struct proc *proc, bool selected, uint64_t ts)
 {
 	struct pending *p;
 	uint32_t idx;
@@ -468,7 +381,7 @@ static int pend_begin(struct report *r, struct map *m, struct slot *slot,
 		p = pend_new(r, &idx);
 		if (!p)
 			return -ENOMEM;
-		ret = map_put(m, key, idx);
+		ret = u64map_put(m, key, idx);
 		if (ret)
 			return ret;
 	}
@@ -484,7 +397,7 @@ static int on_pair(struct report *r, const struct class *c,
 	uint64_t key, ts = ev->rec->timestamp;
 	const struct value *v;
 	struct pending *p;
-	struct slot *slot;
+	struct u64map_slot *slot;
 	char name[300];
 	int64_t label = c->label;
 	uint32_t idx;
@@ -501,7 +414,7 @@ static int on_pair(struct report *r, const struct class *c,
 			return (int)label;
 	}
 	key = (uint64_t)ev->tid << 32 | (uint64_t)label;
-	slot = map_find(&r->pairs, key);
+	slot = u64map_find(&r->pairs, key);
 	if (c->kind == K_ENTRY)
 		return pend_begin(r, &r->pairs, slot, key, label, proc,
 				  selected, ts);
@@ -511,7 +424,7 @@ static int on_pair(struct report *r, const struct class *c,
 		return 0;
 	}
 	idx = slot->val;
-	map_del(&r->pairs, slot);
+	u64map_del(&r->pairs, slot);
 	p = &r->pend[idx];
 	ret = 0;
 	if (p->selected || selected)
@@ -536,19 +449,19 @@ static int on_stage(struct report *r, const struct class *c,
 		    bool selected)
 {
 	const struct lifecycle *lc = &lifecycles[c->lc];
-	struct map *m = &r->requests[c->lc];
+	struct u64map *m = &r->requests[c->lc];
 	uint64_t addr, ts = ev->rec->timestamp;
 	unsigned int k = c->stage, j;
 	int64_t total, label;
 	struct pending *p;
-	struct slot *slot;
+	struct u64map_slot *slot;
 	uint32_t idx;
 	int ret, neg = 0;
 
 	if ((unsigned int)c->field >= ev->nsys)
 		return 0;
 	addr = (uint64_t)ev->v[c->field].i;
-	slot = map_find(m, addr);
+	slot = u64map_find(m, addr);
 	total = stage_label(r, lc, 0, lc->n - 1);
 	if (total < 0)
 		return (int)total;
@@ -583,7 +496,7 @@ static int on_stage(struct report *r, const struct class *c,
 			return ret;
 	}
 	if (k == lc->n - 1) {
-		map_del(m, slot);
+		u64map_del(m, slot);
 		pend_release(r, idx);
 	}
 	return neg;

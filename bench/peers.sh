@@ -14,6 +14,9 @@
 # text in a file:
 #   perf script -i perf.data > out      trace-cmd report -i trace.dat > out
 #   babeltrace2 ctf > out               lket-b2a -q -o out PREFIX
+# and the CTF export is timed too: lket-b2a --ctf (lket-ctf: binary to
+# binary, no text), then babeltrace2 reading that (bt2-lket), beside
+# babeltrace2 reading perf's CTF of the same number of events.
 # Whole-process elapsed time and peak RSS from /usr/bin/time; medians.
 #
 #   bench/peers.sh BUILD    LOOPS="1000000 10000000" RUNS=3 RUNS_LARGE=2
@@ -116,6 +119,8 @@ tool_cmd() {	# TOOL: the command that writes TOOL's text to $dir/out
 	trace-cmd) echo "trace-cmd report -i $dir/trace.dat" ;;
 	babeltrace2) echo "babeltrace2 $dir/ctf" ;;
 	lket-b2a) echo "$build/lket-b2a -q -o $out $dir/lket" ;;
+	lket-ctf) echo "$build/lket-b2a -q --replace --ctf $dir/lket-ctf $dir/lket" ;;
+	bt2-lket) echo "babeltrace2 $dir/lket-ctf" ;;
 	esac
 }
 # lines of each tool's text that are events
@@ -124,6 +129,8 @@ count_events() {
 	perf|babeltrace2) grep -c 'raw_syscalls:sys_e' "$out" ;;
 	trace-cmd) grep -c ' sys_e[nx]' "$out" ;;
 	lket-b2a) grep -c ' syscall\.' "$out" ;;
+	lket-ctf) babeltrace2 "$dir/lket-ctf" | grep -c ' syscall_e' ;;
+	bt2-lket) grep -c ' syscall_e' "$out" ;;
 	esac
 }
 input_bytes() {
@@ -131,12 +138,20 @@ input_bytes() {
 	perf) du -sb "$dir/perf.data" ;;
 	trace-cmd) du -sb "$dir/trace.dat" ;;
 	babeltrace2) du -sb "$dir/ctf" ;;
-	lket-b2a) cat "$dir"/lket_* | wc -c ;;
+	lket-b2a|lket-ctf) cat "$dir"/lket_* | wc -c ;;
+	bt2-lket) du -sb "$dir/lket-ctf" ;;
 	esac | awk '{ print $1 }'
+}
+# what each tool wrote: the text, or the CTF folder
+output_bytes() {
+	case $1 in
+	lket-ctf) du -sb "$dir/lket-ctf" | awk '{ print $1 }' ;;
+	*) wc -c < "$out" ;;
+	esac
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-tools="perf trace-cmd babeltrace2 lket-b2a"
+tools="perf trace-cmd babeltrace2 lket-b2a lket-ctf bt2-lket"
 results=$dir/results
 : > "$results"
 t_start=$(date +%s)
@@ -162,13 +177,13 @@ for l in ${LOOPS:-1000000 10000000}; do
 			rm -f "$out"
 			cmd=$(tool_cmd "$t")
 			case $t in
-			lket-b2a) /usr/bin/time -f '%e %M %U %S' -o "$dir/time" $cmd ;;
+			lket-b2a|lket-ctf) /usr/bin/time -f '%e %M %U %S' -o "$dir/time" $cmd ;;
 			*) /usr/bin/time -f '%e %M %U %S' -o "$dir/time" $cmd > "$out" 2>/dev/null ;;
 			esac || note "$t exited $? (run $r)"
 			tail -n 1 "$dir/time" >> "$dir/times.$t"
 			if [ "$r" = 1 ]; then
 				eval "events_$(echo "$t" | tr -- '-2' '_b')=\$(count_events $t)"
-				eval "out_$(echo "$t" | tr -- '-2' '_b')=\$(wc -c < $out)"
+				eval "out_$(echo "$t" | tr -- '-2' '_b')=\$(output_bytes $t)"
 			fi
 		done
 	done
@@ -183,7 +198,7 @@ for l in ${LOOPS:-1000000 10000000}; do
 		cpu=$(awk '{ print $3 + $4 }' "$dir/times.$t" | median)
 		echo "$n $t $ev $(input_bytes "$t") $out_b $secs $rss $lost $cpu $(awk '{ printf "%s/", $1 }' "$dir/times.$t")" >> "$results"
 	done
-	rm -rf "$dir/perf.data" "$dir/trace.dat" "$dir/ctf" "$dir"/lket_*
+	rm -rf "$dir/perf.data" "$dir/trace.dat" "$dir/ctf" "$dir"/lket_* "$dir/lket-ctf"
 done
 t_end=$(date +%s)
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -220,5 +235,8 @@ echo
 echo "ev/s: events recorded / median elapsed s; CPU ev/s: over median user+sys s."
 echo "LKET is: lket-b2a's ev/s over the peer's, elapsed/CPU.  lost: events the"
 echo "recorder dropped (perf LOST_SAMPLES, ftrace overrun+dropped; babeltrace2"
-echo "reads perf's trace).  This script took $((t_end - t_start)) s."
+echo "reads perf's trace).  lket-ctf: lket-b2a --ctf, LKET's trace to CTF (its"
+echo "text MB: the CTF folder); bt2-lket: babeltrace2 reading that CTF, to be"
+echo "compared with babeltrace2 reading perf's CTF of the same events."
+echo "This script took $((t_end - t_start)) s."
 } | tee "$dir/../peers.txt"

@@ -29,6 +29,12 @@ case_pcpu_lost() {
 	$gen -p golden t && head -c 68 t_1 > x && tail -c +137 t_1 >> x &&
 		mv x t_1; }
 case_nometa()   { $gen nometa t; }
+# damage (as tests/golden's): reported, the rest exported
+case_garbage()  {
+	$gen golden t && head -c 40 t_1 > x && printf 'GARBG' >> x &&
+		tail -c +41 t_1 >> x && mv x t_1; }
+case_truncated() {
+	$gen golden t && head -c $(($(wc -c < t_1) - 7)) t_1 > x && mv x t_1; }
 case_strings()  { $gen strings t; }
 case_dbnames()  { $gen dbnames t; }
 case_latency()  { $gen latency t; }
@@ -43,8 +49,8 @@ check_tasks() {
 	grep -q '^	hostname = "guest";$' ctf/metadata &&
 	grep -q '^	machine = "x86_64";$' ctf/metadata &&
 	[ "$(grep -c . tasks.txt)" = 6 ] &&
-	grep -q ' guest sched_process_fork: .*{ tid = 4242, pid = 4242 }, { parent_comm = "sh", parent_tid = 4242, parent_pid = 4242, child_comm = "sh", child_tid = 5000, child_pid = 5000, tid = 5000, pid = 5000, ppid = 4242, process_name = "sh" }$' tasks.txt &&
-	grep -q ' sched_process_exec: .*{ tid = 5000, pid = 5000 }, { filename = "/usr/bin/dd", tid = 5000, old_tid = 5000, pid = 5000 }$' tasks.txt &&
+	grep -q ' guest sched_process_fork: .*{ tid = 4242, pid = 4242, procname = "sh" }, { parent_comm = "sh", parent_tid = 4242, parent_pid = 4242, child_comm = "sh", child_tid = 5000, child_pid = 5000, tid = 5000, pid = 5000, ppid = 4242, process_name = "sh" }$' tasks.txt &&
+	grep -q ' sched_process_exec: .*{ tid = 5000, pid = 5000, procname = "dd" }, { filename = "/usr/bin/dd", tid = 5000, old_tid = 5000, pid = 5000 }$' tasks.txt &&
 	grep -q ' sched_process_fork: .*{ parent_comm = "dd", parent_tid = 5000, parent_pid = 5000, child_comm = "dd", child_tid = 5001, child_pid = 5000,' tasks.txt &&
 	grep -q ' lket_task_rename: .*{ tid = 5001, pid = 5000, process_name = "dd worker" }$' tasks.txt &&
 	grep -q ' sched_process_exit: .*{ comm = "dd worker", tid = 5001, prio = 20, pid = 5000 }$' tasks.txt
@@ -53,8 +59,8 @@ check_tasks() {
 # call stacks: a sequence of addresses, compared with --no-symbols' lket.out
 case_stacks()   { $gen stacks t; }
 
-cases="golden v5 swapped pcpu pcpu_lost nometa strings dbnames latency moved
-	syscalls many tasks stacks"
+cases="golden v5 swapped pcpu pcpu_lost nometa garbage truncated strings
+	dbnames latency moved syscalls many tasks stacks"
 [ $# -gt 0 ] && cases=$*
 
 fail=0

@@ -2,9 +2,9 @@
 /*
  * libFuzzer target for lket-b2a's reader, decoder and outputs: the input's
  * first byte chooses the output (text, text with --delta, JSON Lines, CSV,
- * the --stat summary into /dev/null, or SQLite into a temporary file
- * removed afterwards), its second byte where
- * the rest is split into two per-CPU files, and the whole conversion runs
+ * the --stat summary or the --timechart SVG into /dev/null, or SQLite
+ * into a temporary file removed afterwards), its second byte where the
+ * rest is split into two per-CPU files, and the whole conversion runs
  * on them.  Any crash, sanitizer report or leak is a bug; damage reports
  * and refusals are expected and ignored.
  */
@@ -21,7 +21,7 @@
 
 enum {
 	OUT_TEXT, OUT_JSON, OUT_CSV, OUT_SQLITE, OUT_DELTA, OUT_STAT,
-	OUT_COUNT
+	OUT_TIMECHART, OUT_COUNT
 };
 
 static int memfile(const uint8_t *data, size_t size, char *path, size_t len)
@@ -57,6 +57,8 @@ static int make_output(struct output **out, uint8_t which, int null,
 		return output_text_new(out, null, &delta);
 	case OUT_STAT:
 		return output_stat_new(out, null, &opt);
+	case OUT_TIMECHART:
+		return output_timechart_new(out, null, 4, 0);
 	case OUT_SQLITE:
 		fd = mkstemp(db);
 		if (fd < 0)

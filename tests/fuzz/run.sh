@@ -18,9 +18,11 @@ clang -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 \
 	b2a/diag.c b2a/stream.c b2a/seqtrack.c b2a/merge.c b2a/meta.c \
 	b2a/decode.c b2a/procmap.c b2a/outbuf.c b2a/out_text.c b2a/convert.c \
 	b2a/outfmt.c b2a/filter.c b2a/report.c b2a/out_json.c b2a/out_csv.c \
-	b2a/out_sqlite.c b2a/sql.c b2a/stat.c b2a/symbols.c -lsqlite3 -ldw -lelf
+	b2a/out_sqlite.c b2a/sql.c b2a/stat.c b2a/u64map.c b2a/timechart.c \
+	b2a/out_timechart.c b2a/svg.c b2a/symbols.c -lsqlite3 -ldw -lelf
 # seeds: each golden trace's two files, after a byte for each output the
-# target chooses from (text, JSON, CSV, SQLite, text with --delta, --stat)
+# target chooses from (text, JSON, CSV, SQLite, text with --delta, --stat,
+# --timechart)
 # and the split byte (so the split falls near the real boundary); and the
 # trace with call stacks
 for f in v4 v5 none stacks; do
@@ -32,7 +34,7 @@ for f in v4 v5 none stacks; do
 	a=$(wc -c < "$out/seeds/${f}_0")
 	b=$(wc -c < "$out/seeds/${f}_1")
 	byte=$((a * 255 / (a + b)))
-	for o in 0 1 2 3 4 5; do
+	for o in 0 1 2 3 4 5 6; do
 		{ printf "\\$(printf %o "$o")\\$(printf %o "$byte")"
 		  cat "$out/seeds/${f}_0" "$out/seeds/${f}_1"; } \
 			> "$out/seeds/$f-$o.seed"

@@ -35,6 +35,9 @@
  *   moved   process and SCSI events under IDs of their own (groups 40
  *           and 41), fields added and dropped: a trace whose catalogue
  *           differs, decoded by its metadata and known by its names
+ *   timechart  EVENTS records of 8 tasks on 2 CPUs: context switches,
+ *           idle, system calls, page faults, forks and execs, signals,
+ *           block requests (ioscheduler, scsi), RPC calls
  *   stacks  kernel call stacks (ADDRS user fields, as lket_stack() writes
  *           them) and the module records to symbolise them with: the
  *           kernel and modules of tests/golden/stack-*.s, frames in each,
@@ -709,6 +712,133 @@ static void latency(void)
 	}
 }
 
+/*
+ * What a timechart draws: 8 tasks of 6 processes taking turns on 2 CPUs
+ * (context switches, idle), in and out of system calls, page faults,
+ * forks and execs, signals, block requests through the IO scheduler and
+ * SCSI, RPC calls to a server; EVENTS records, about 250 ns apart.
+ */
+static void timechart(long n)
+{
+	static const char *const names[] = {
+		"web", "web worker", "db", "cc", "make", "nfs-client",
+		"logger", "backup",
+	};
+	static const int pids[] = { 3001, 3001, 3003, 3004, 3005, 3006,
+				    3007, 3008 };
+	uint64_t t = 1000000000ull, state = 88172645463325252ull;
+	uint64_t ioq[2][64];
+	uint32_t cur[NCPU] = { 0, 0 }, next, child = 4000;
+	bool in_sys[4100] = { false }, in_rpc = false;
+	int nq[2] = { 0, 0 }, q, cpu;
+	long i;
+	size_t k;
+
+	metadata(t);
+	for (k = 0; k < 8; k++)
+		event(0, t, 900, "process.snapshot", I(3001 + (int)k),
+		      I(pids[k]), I(1), names[k]);
+	for (i = 0; i < n; i++) {
+		state ^= state << 13;
+		state ^= state >> 7;
+		state ^= state << 17;
+		cpu = (int)(state & 1);
+		t += 200 + (state >> 57);
+		k = (state >> 8) % 32;
+		if (!cur[cpu] && k >= 4)
+			k = 0;		/* an idle CPU picks up a task */
+		q = (int)((state >> 20) & 1);
+		switch (k) {
+		case 0: case 1: case 2:	/* a context switch */
+			next = (state >> 24) % 10 < 8 ?
+			       3001 + (uint32_t)((state >> 28) % 8) : 0;
+			if (next && next == cur[!cpu])
+				next = 0;
+			if (next == cur[cpu])
+				next = 0;
+			event(cpu, t, cur[cpu], "tskdispatch.ctxswitch",
+			      I(cur[cpu]), I(next), I((state >> 32) & 1));
+			cur[cpu] = next;
+			break;
+		case 3:
+			if (cur[cpu]) {
+				event(cpu, t, 0, "tskdispatch.cpuidle", I(0));
+				event(cpu, t + 1, cur[cpu],
+				      "tskdispatch.ctxswitch", I(cur[cpu]),
+				      I(0), I(1));
+				cur[cpu] = 0;
+				i++;
+			}
+			break;
+		case 4:
+			event(cpu, t, cur[cpu], "pagefault",
+			      I(0x7f0000000000ll + (int64_t)(state & 0xfff000)),
+			      I((state >> 40) & 1));
+			break;
+		case 5:
+			if (child < 4099 && (state >> 36) % 64 == 0) {
+				event(cpu, t, cur[cpu], "process.fork",
+				      I(child), I(child),
+				      I(pids[cur[cpu] - 3001]));
+				event(cpu, t + 50, child, "process.execve",
+				      I(child), "/usr/bin/true");
+				event(cpu, t + 100, child, "syscall.entry",
+				      "exit_group");
+				child++;
+				i += 2;
+			} else {
+				event(cpu, t, cur[cpu], "signal.send.entry",
+				      I(10), I(0), I(1),
+				      I(pids[(state >> 44) % 8]));
+			}
+			break;
+		case 6: case 7:		/* a block request in or out */
+			if (nq[q] < 64 && (nq[q] == 0 || (state >> 48) & 1)) {
+				ioq[q][nq[q]] = 0xffff888000100000ull +
+						((uint64_t)i << 8);
+				if (q == 0)
+					event(cpu, t, cur[cpu],
+					      "ioscheduler.elv_add_request",
+					      "mq-deadline", I(8), I(0),
+					      I(ioq[q][nq[q]]), I(1));
+				else
+					event(cpu, t, cur[cpu], "scsi.ioentry",
+					      I(8), I(16), I(1),
+					      I(ioq[q][nq[q]]));
+				nq[q]++;
+			} else if (q == 0) {
+				event(cpu, t, 0,
+				      "ioscheduler.elv_completed_request",
+				      "mq-deadline", I(8), I(0),
+				      I(ioq[q][--nq[q]]), I(1));
+			} else {
+				event(cpu, t, 0, "scsi.iocompleted", I(0),
+				      I(0), I(0), I(0), I(1), I(1),
+				      I(ioq[q][--nq[q]]), I(4096));
+			}
+			break;
+		case 8:			/* the NFS client calls its server */
+			if (cur[cpu] == 3006 && !in_rpc)
+				event(cpu, t, 3006, "sunrpc.clnt.call_sync.entry",
+				      "nfs-server", I(100003), I(3), I(6), I(0));
+			else if (cur[cpu] == 3006)
+				event(cpu, t, 3006, "sunrpc.clnt.call_sync.return",
+				      I(0));
+			else
+				event(cpu, t, cur[cpu], "pagefault",
+				      I(0x7f0000001000ll), I(0));
+			if (cur[cpu] == 3006)
+				in_rpc = !in_rpc;
+			break;
+		default:		/* system calls */
+			event(cpu, t, cur[cpu], in_sys[cur[cpu]] ?
+			      "syscall.return" : "syscall.entry",
+			      cur[cpu] & 1 ? "read" : "write");
+			in_sys[cur[cpu]] = !in_sys[cur[cpu]];
+		}
+	}
+}
+
 /* CPU 0's clock steps back 3 us between an entry and its return. */
 static void backwards(void)
 {
@@ -798,6 +928,11 @@ static void make_stackbench(void)
 	stackbench(nr_events);
 }
 
+static void make_timechart(void)
+{
+	timechart(nr_events);
+}
+
 static const struct trace_kind {
 	const char *name;
 	void (*make)(void);
@@ -807,8 +942,8 @@ static const struct trace_kind {
 	{ "syscalls", make_syscalls }, { "strings", strings },
 	{ "latency", latency }, { "backwards", backwards },
 	{ "dbnames", dbnames }, { "many", make_many }, { "moved", moved },
-	{ "tasks", tasks }, { "stacks", stacks },
-	{ "stackbench", make_stackbench },
+	{ "tasks", tasks }, { "timechart", make_timechart },
+	{ "stacks", stacks }, { "stackbench", make_stackbench },
 };
 
 int main(int argc, char **argv)

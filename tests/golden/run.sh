@@ -164,6 +164,14 @@ case_clash_report() {
 	$gen latency t && echo old > report && cksum report > keep
 	echo -o report --report report t; }
 case_clash_db_report() { $gen latency t; echo -f none -d t.db --report t.db t; }
+# the pictures are outputs like the others: never over an input or
+# another output; a bad --timechart-procs is refused
+case_clash_timechart() {
+	$gen golden t && cksum t_0 t_1 > keep; echo --timechart t_1 t; }
+case_clash_pictures() { $gen golden t; echo --timechart p.svg --histogram ./p.svg t; }
+case_keep_timechart() {
+	echo old > p.svg && cksum p.svg > keep; echo --timechart p.svg nosuch; }
+case_timechart_procs() { $gen golden t; echo --timechart p.svg --timechart-procs 0 t; }
 case_keep_nosuch() {
 	echo old > lket.out && echo old > report && cksum lket.out report > keep
 	echo --report report nosuch; }

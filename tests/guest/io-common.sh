@@ -39,9 +39,10 @@ finish() {
 stapopts=$("$top/tools/lket-buildenv" --release "$rel" --builddir "$builddir") ||
 	{ echo "$group: lket-buildenv failed" >&2; exit 1; }
 
-# The catalogue and lket-b2a must be current.
-make -s -C "$top" tapset/lket_catalogue.stp tapset/lket_aliases.stp \
-	build/lket-b2a >/dev/null ||
+# The catalogue and lket-b2a must be current (in the build folder in
+# use: make check-rt's is not build/).
+make -s -C "$top" BUILD="$builddir" tapset/lket_catalogue.stp \
+	tapset/lket_aliases.stp "$builddir/lket-b2a" >/dev/null ||
 	{ echo "$group: make failed" >&2; exit 1; }
 
 # build_module NAME SCRIPT: compile SCRIPT into $work/NAME.ko for the guest.

@@ -2,6 +2,8 @@
 # run.sh BUILD: every guest test, one after the other: the core groups
 # (tests/tapset/guest.sh: syscall, process, signal, tskdispatch,
 # pagefault, user data, text mode) and each tests/guest/<group>.sh.
+# LKET_GUEST_TESTS="core nfs ...": only these (core: the core groups;
+# else the name of a tests/guest/ script without .sh).
 # Exit 77 (skipped) only with LKET_SKIP_GUEST=1; any other failure fails.
 set -u
 build=$(cd "${1:?usage: run.sh BUILD}" && pwd)
@@ -21,6 +23,11 @@ pass=0 fail=0 failed=
 for t in "$top/tests/tapset/guest.sh" "$here"/*.sh; do
 	case ${t##*/} in run.sh|*-common.sh|lib.sh) continue ;; esac
 	name=${t#$top/}
+	short=${t##*/}; short=${short%.sh}
+	[ "$name" = tests/tapset/guest.sh ] && short=core
+	if [ -n "${LKET_GUEST_TESTS:-}" ]; then
+		case " $LKET_GUEST_TESTS " in *" $short "*) ;; *) continue ;; esac
+	fi
 	log=$logs/$(echo "$name" | tr / _).log
 	echo "== guest: $name"
 	start=$(date +%s)

@@ -122,6 +122,8 @@ static void test_metadata(void **state)
 				     "\toffset = 5;\n"));
 	assert_non_null(strstr(text, "\t\tuint64_t events_discarded;\n"
 				     "\t\tuint32_t cpu_id;\n"));
+	assert_non_null(strstr(text, "\t\tint32_t _tid;\n\t\tint32_t _pid;\n"
+				     "\t\tstring _procname;\n"));
 	assert_non_null(strstr(text, want_event));
 	/* one class only */
 	assert_null(strstr(text, "id = 1;"));
@@ -132,7 +134,8 @@ static void test_metadata(void **state)
 	assert_int_equal(magic, 0xC1FC1FC1u);
 	/* content_size in bits, after magic, uuid, stream_id, 2 times */
 	memcpy(&v, data + 40, 8);
-	assert_int_equal(v, 8 * (76 + 4 + 8 + 4 + 4 + 8 + 2 + 4 + 3));
+	/* id, timestamp, tid, pid, procname "x", then the fields */
+	assert_int_equal(v, 8 * (76 + 4 + 8 + 4 + 4 + 2 + 8 + 2 + 4 + 3));
 	assert_int_equal(n, v / 8 + 76);
 	/* events_discarded: 0 in the first packet, 2 in the second */
 	memcpy(&v, data + 64, 8);

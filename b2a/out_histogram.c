@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * out_histogram.c - lket-b2a --histogram FILE.svg: one latency histogram
+ * per paired event of the latency report (report.c pairs them; this only
+ * draws what it summed up), in plain SVG.
+ *
+ * Buckets are the report's, powers of two of nanoseconds, drawn side by
+ * side: the x axis is logarithmic.  p50, p90, p99 and max are lines at
+ * their place on that axis, with their values.  Bars and lines carry a
+ * <title> (hover text) and data- attributes with the exact numbers.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "outbuf.h"
+#include "output.h"
+#include "report.h"
+#include "svg.h"
+
+#define PANEL_W		900
+#define PANEL_H		150
+#define PLOT_X		60
+#define PLOT_H		90
+#define BAR_MAX_W	48
+
+struct hist {
+	char *what;
+	uint64_t count, min, max, mean, p50, p90, p99;
+	uint64_t unmatched_begin, unmatched_end;
+	uint64_t bucket[REPORT_BUCKETS];
+};
+
+struct histogram {
+	struct output o;
+	struct outbuf w;
+	const struct trace_info *trace;
+	struct hist *h;
+	size_t n;
+	bool reported;
+};
+
+static struct histogram *histogram_of(const struct output *o)
+{
+	return (struct histogram *)o;
+}
+
+static int hist_begin(struct output *o, const struct trace_info *trace)
+{
+	histogram_of(o)->trace = trace;
+	return 0;
+}
+
+static int hist_event(struct output *o, const struct event *ev,
+		      const struct proc *proc)
+{
+	(void)o;
+	(void)ev;
+	(void)proc;
+	return 0;
+}
+
+static int hist_lost(struct output *o, const struct seq_gap *g)
+{
+	(void)o;
+	(void)g;
+	return 0;
+}
+
+/* The report's per-event latencies (not those per process), copied. */
+static int hist_report(struct output *o, const struct report *r)
+{
+	struct histogram *H = histogram_of(o);
+	size_t i, n = report_count(r);
+	const struct latency *l;
+	struct hist *h;
+
+	H->reported = true;
+	H->h = calloc(n ? n : 1, sizeof(*H->h));
+	if (!H->h)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		l = report_get(r, i);
+		if (l->per_process || !l->count)
+			continue;
+		h = &H->h[H->n];
+		h->what = strdup(l->what);
+		if (!h->what)
+			return -ENOMEM;
+		H->n++;
+		h->count = l->count;
+		h->min = l->min;
+		h->max = l->max;
+		h->mean = l->mean;
+		h->p50 = l->p50;
+		h->p90 = l->p90;
+		h->p99 = l->p99;
+		h->unmatched_begin = l->unmatched_begin;
+		h->unmatched_end = l->unmatched_end;
+		memcpy(h->bucket, l->hist, sizeof(h->bucket));
+	}
+	return 0;
+}
+
+/* Where ns falls on the log axis: bucket k spans [2^k, 2^(k+1)), and
+ * inside it the place is linear (so the value lies in its own bar). */
+static double log_pos(uint64_t ns)
+{
+	int k = ns ? 63 - __builtin_clzll(ns) : 0;
+
+	return ns ? k + (double)(ns - (1ull << k)) / (double)(1ull << k) : 0;
+}
+
+static void panel(struct histogram *H, const struct hist *h, int top)
+{
+	static const char *const pname[] = { "p50", "p90", "p99", "max" };
+	const uint64_t pval[] = { h->p50, h->p90, h->p99, h->max };
+	char what[SVG_TEXT_ROOM(128)], a[32], b[32], mean[32];
+	int lo = -1, hi = 0, k, i;
+	uint64_t most = 0;
+	double bw, x, bh;
+	int base = top + 24 + PLOT_H;
+
+	for (k = 0; k < REPORT_BUCKETS; k++)
+		if (h->bucket[k]) {
+			if (lo < 0)
+				lo = k;
+			hi = k;
+			if (h->bucket[k] > most)
+				most = h->bucket[k];
+		}
+	if (lo < 0)
+		return;
+	bw = (double)(PANEL_W - PLOT_X - 20) / (hi - lo + 1);
+	if (bw > BAR_MAX_W)
+		bw = BAR_MAX_W;
+	svg_text(what, sizeof(what), h->what, 128);
+	svg_duration(mean, sizeof(mean), h->mean);
+	outbuf_printf(&H->w, "<g class=\"histogram\" data-what=\"%s\" data-count=\"%llu\">\n"
+		      "<text x=\"4\" y=\"%d\" font-weight=\"bold\">%s: %llu latencies, mean %s, unmatched %llu/%llu</text>\n",
+		      what, (unsigned long long)h->count, top + 14, what,
+		      (unsigned long long)h->count, mean,
+		      (unsigned long long)h->unmatched_begin,
+		      (unsigned long long)h->unmatched_end);
+	outbuf_printf(&H->w, "<line x1=\"%d\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#888888\"/>\n",
+		      PLOT_X, base, PLOT_X + bw * (hi - lo + 1), base);
+	outbuf_printf(&H->w, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%llu</text>\n",
+		      PLOT_X - 4, top + 34, (unsigned long long)most);
+	for (k = lo; k <= hi; k++) {
+		x = PLOT_X + bw * (k - lo);
+		bh = h->bucket[k] ? 1 + (double)(PLOT_H - 1) *
+			(double)h->bucket[k] / (double)most : 0;
+		svg_duration(a, sizeof(a), k ? 1ull << k : 0);
+		svg_duration(b, sizeof(b), 1ull << (k + 1));
+		if (h->bucket[k])
+			outbuf_printf(&H->w, "<rect class=\"bar\" data-bucket=\"%d\" data-count=\"%llu\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"#1565c0\"><title>%s: %s to %s: %llu</title></rect>\n",
+				      k, (unsigned long long)h->bucket[k],
+				      x + 1, base - bh, bw - 2, bh, what, a, b,
+				      (unsigned long long)h->bucket[k]);
+		if ((k - lo) % (bw < 30 ? 2 : 1) == 0)
+			outbuf_printf(&H->w, "<text x=\"%.2f\" y=\"%d\" font-size=\"9\">%s</text>\n",
+				      x, base + 12, a);
+	}
+	for (i = 0; i < 4; i++) {
+		x = PLOT_X + bw * (log_pos(pval[i]) - lo);
+		svg_duration(a, sizeof(a), pval[i]);
+		outbuf_printf(&H->w, "<g class=\"pct\" data-name=\"%s\" data-ns=\"%llu\"><title>%s: %s %s</title>"
+			      "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#c62828\" stroke-dasharray=\"3,2\"/>"
+			      "<text x=\"%.2f\" y=\"%d\" fill=\"#c62828\" font-size=\"9\">%s %s</text></g>\n",
+			      pname[i], (unsigned long long)pval[i], what,
+			      pname[i], a, x, top + 20, x, base, x + 2,
+			      top + 28 + 10 * i, pname[i], a);
+	}
+	outbuf_printf(&H->w, "</g>\n");
+}
+
+static int hist_finish(struct output *o)
+{
+	struct histogram *H = histogram_of(o);
+	int height = 60 + (int)H->n * PANEL_H + 20, y = 48;
+	size_t i;
+
+	svg_begin(&H->w, PANEL_W, (unsigned int)height,
+		  "lket-b2a latency histograms");
+	outbuf_printf(&H->w, "<text x=\"4\" y=\"16\" font-size=\"14\" font-weight=\"bold\">lket-b2a latency histograms</text>\n"
+		      "<text x=\"4\" y=\"32\">Buckets of powers of two of nanoseconds (a log scale); p50, p90, p99 and max marked. Hover for numbers.</text>\n");
+	if (!H->n) {
+		outbuf_printf(&H->w, "<text class=\"note\" x=\"4\" y=\"%d\" fill=\"#b71c1c\">Note: no latencies: the trace has no paired events (syscall, iosyscall, aio, sunrpc, nfs, nfsd entry/return; ioscheduler, scsi requests)%s.</text>\n",
+			      y, H->reported ? "" : " or no report was made");
+	}
+	for (i = 0; i < H->n; i++, y += PANEL_H)
+		panel(H, &H->h[i], y);
+	svg_end(&H->w);
+	return outbuf_flush(&H->w);
+}
+
+static void hist_free(struct output *o)
+{
+	struct histogram *H = histogram_of(o);
+	size_t i;
+
+	for (i = 0; i < H->n; i++)
+		free(H->h[i].what);
+	free(H->h);
+	outbuf_free(&H->w);
+	free(H);
+}
+
+static const struct output_ops histogram_ops = {
+	.begin = hist_begin,
+	.event = hist_event,
+	.lost = hist_lost,
+	.report = hist_report,
+	.finish = hist_finish,
+	.free = hist_free,
+};
+
+int output_histogram_new(struct output **o, int fd)
+{
+	struct histogram *H = calloc(1, sizeof(*H));
+
+	if (!H)
+		return -ENOMEM;
+	H->o.ops = &histogram_ops;
+	if (outbuf_init(&H->w, fd, 1 << 16)) {
+		free(H);
+		return -ENOMEM;
+	}
+	*o = &H->o;
+	return 0;
+}

@@ -28,7 +28,7 @@ SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer \
 
 # every b2a/*.c but main.c: the unit tests link them without it
 B2A_MODULES = $(filter-out main,$(patsubst b2a/%.c,%,$(wildcard b2a/*.c)))
-B2A_LIBS = -lsqlite3 -lpq
+B2A_LIBS = -lsqlite3 -lpq -ldw -lelf
 B2A_OBJS = $(B2A_MODULES:%=$(BUILD)/b2a/%.o)
 ASAN_OBJS = $(B2A_MODULES:%=$(BUILD)/asan/b2a/%.o)
 B2A_HEADERS = $(wildcard b2a/*.h) runtime/lket_format.h runtime/lket_ids.h \

@@ -35,10 +35,14 @@ int convert(const char *const *paths, size_t npaths, struct output *out,
 
 struct filter;
 struct report;
+struct symbols;
 
 struct convert_options {
 	struct filter *filter;	/* NULL: every event goes out */
 	struct report *report;	/* NULL: no latency report */
+	/* NULL: call stacks (ADDRS fields) are shown as addresses; else
+	 * told the trace's kernel and modules, and asked for symbols */
+	struct symbols *symbols;
 	/* NULL: none; else called every CONVERT_PROGRESS_EVERY records
 	 * with the bytes read so far and the files' total (0: not known) */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);

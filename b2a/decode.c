@@ -17,7 +17,7 @@ static const uint8_t *decode_fields(const struct stream *s,
 	const struct field *f = fl->f;
 	struct value *v;
 	const uint8_t *nul;
-	unsigned int i;
+	unsigned int i, k, n;
 
 	for (i = 0; i < fl->n; i++, f++) {
 		v = &ev->v[ev->nvalues];
@@ -46,6 +46,21 @@ static const uint8_t *decode_fields(const struct stream *s,
 				return NULL;
 			v->i = (int64_t)stream_u64(s, p);
 			p += 8;
+			break;
+		case LKET_ADDRS:
+			if ((size_t)(end - p) < sizeof(lket_addrs_count_t))
+				return NULL;
+			n = stream_u16(s, p);
+			p += sizeof(lket_addrs_count_t);
+			if ((size_t)(end - p) / sizeof(lket_addr_t) < n ||
+			    n > EVENT_MAX_ADDRS - ev->naddrs)
+				return NULL;
+			v->a = &ev->addrs[ev->naddrs];
+			v->syms = NULL;
+			for (k = 0; k < n; k++, p += sizeof(lket_addr_t))
+				ev->addrs[ev->naddrs++] = stream_u64(s, p);
+			v->n = n;
+			v->i = n;
 			break;
 		default:	/* LKET_STRING */
 			nul = memchr(p, 0, (size_t)(end - p));
@@ -78,6 +93,7 @@ int decode_record(const struct meta *m, const struct stream *s,
 	ev->cpu = LKET_ID_CPU(r->id);
 	ev->meta = meta_get(m, ev->group, ev->hook);
 	ev->nvalues = ev->nsys = 0;
+	ev->naddrs = 0;
 	ev->raw = p;
 	ev->raw_len = (uint32_t)(end - p);
 	if (!ev->meta || !ev->meta->sys.defined)

@@ -2,8 +2,8 @@
 /*
  * decode.h - split a record into typed values, as its metadata says.
  *
- * The one loop here reads each field by its type (INT8..INT64, STRING) and
- * knows nothing of any particular event.  Bytes that no metadata
+ * The one loop here reads each field by its type (INT8..INT64, STRING,
+ * ADDRS) and knows nothing of any particular event.  Bytes that no metadata
  * describes are kept aside as raw, for the output to show in hex.
  */
 #ifndef LKET_DECODE_H
@@ -20,7 +20,18 @@ struct value {
 	 * is missing is no value (the record does not match its metadata) */
 	const char *s;
 	uint32_t slen;
+	/*
+	 * ADDRS: n addresses at a, in the event's addrs[]; i is n too.  syms,
+	 * beside them: each one's symbol ("func+0x1a [module]"), or NULL
+	 * where none is known (shown as the address); NULL: no symbols.
+	 */
+	const uint64_t *a;
+	const char *const *syms;
+	uint32_t n;
 };
+
+/* Every address of an event's ADDRS fields (a record holds no more). */
+#define EVENT_MAX_ADDRS	LKET_ADDRS_MAX
 
 struct event {
 	const struct record *rec;
@@ -31,6 +42,9 @@ struct event {
 	struct value v[2 * META_MAX_FIELDS];
 	const uint8_t *raw;		/* bytes left undecoded */
 	uint32_t raw_len;
+	uint32_t naddrs;		/* of addrs[], used by ADDRS values */
+	uint64_t addrs[EVENT_MAX_ADDRS];
+	const char *syms[EVENT_MAX_ADDRS];
 	const char *host;		/* its host's label; NULL: one trace */
 };
 
@@ -40,7 +54,8 @@ struct event {
  */
 static inline uint64_t value_unsigned(const struct value *v)
 {
-	return v->f->type == LKET_INT64 ? (uint64_t)v->i :
+	return v->f->type == LKET_INT64 || v->f->type == LKET_ADDRS ?
+	       (uint64_t)v->i :
 	       (uint64_t)v->i & ((1ull << (8 * v->f->type)) - 1);
 }
 

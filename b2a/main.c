@@ -27,6 +27,7 @@
 #include "report.h"
 #include "rpcreport.h"
 #include "stream.h"
+#include "symbols.h"
 #include "tmpfile.h"
 #include "version.h"
 
@@ -79,6 +80,12 @@ static const char usage[] =
 "  -i             add [group:hook] to every event name\n"
 "  -N             print group:hook instead of event names\n"
 "  -C             leave out the process name column (text)\n"
+"Call stacks (ADDRS fields, lket_stack()):\n"
+"      --debuginfo DIR  the kernel's and modules' debuginfo under DIR\n"
+"                 (default " SYMBOLS_DEFAULT_DIR ": Debian's\n"
+"                 linux-image-RELEASE-dbg)\n"
+"      --stack-lines  add (file:line) to every frame\n"
+"      --no-symbols   show the frames as addresses\n"
 "Filters (all must match; a list or a repeated option means any of):\n"
 "      --pid LIST    process IDs, 1,2,3\n"
 "      --tid LIST    thread IDs\n"
@@ -309,7 +316,8 @@ static int expand_dir(const char *dir, char ***list, size_t *n, size_t *cap,
 enum {
 	OPT_PG = 256, OPT_SCHEMA, OPT_REPLACE, OPT_REPORT, OPT_VERSION,
 	OPT_STAT, OPT_DELTA, OPT_WHERE, OPT_CTF, OPT_RPC_REPORT,
-	OPT_TIMECHART, OPT_TIMECHART_PROCS, OPT_HISTOGRAM, OPT_FILTER = 512,
+	OPT_TIMECHART, OPT_TIMECHART_PROCS, OPT_HISTOGRAM, OPT_DEBUGINFO,
+	OPT_NO_SYMBOLS, OPT_STACK_LINES, OPT_FILTER = 512,
 };
 
 static const struct option long_options[] = {
@@ -339,6 +347,9 @@ static const struct option long_options[] = {
 	{ "timechart", required_argument, NULL, OPT_TIMECHART },
 	{ "timechart-procs", required_argument, NULL, OPT_TIMECHART_PROCS },
 	{ "histogram", required_argument, NULL, OPT_HISTOGRAM },
+	{ "debuginfo", required_argument, NULL, OPT_DEBUGINFO },
+	{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
+	{ "stack-lines", no_argument, NULL, OPT_STACK_LINES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -468,6 +479,8 @@ struct options {
 	struct sqlite_options sqlite;
 	struct pg_options pg;
 	struct filter filter;
+	struct symbols_options symbols;
+	bool no_symbols;
 	const char *out_path, *format, *report_path, *ctf_dir, *rpc_path;
 	const char *timechart_path, *histogram_path;
 	unsigned int timechart_procs;
@@ -576,6 +589,15 @@ static int option(struct options *o, struct reporter *rep, int opt)
 		break;
 	case OPT_TIMECHART_PROCS:
 		return procs_arg(o, optarg);
+	case OPT_DEBUGINFO:
+		o->symbols.dir = optarg;
+		break;
+	case OPT_NO_SYMBOLS:
+		o->no_symbols = true;
+		break;
+	case OPT_STACK_LINES:
+		o->symbols.lines = true;
+		break;
 	case OPT_WHERE:
 		ret = filter_add_where(&o->filter, optarg);
 		if (ret) {
@@ -1053,6 +1075,11 @@ static void run(struct options *o, const struct inputs *in,
 	/* the histograms draw the report's latencies */
 	if (!ret && (o->report_path || o->histogram_path))
 		ret = report_new(&copt.report);
+	/* call stacks of several hosts (their kernels differ): addresses */
+	if (!ret && !o->no_symbols && !in->nhosts) {
+		o->symbols.diag = &rep->d;
+		ret = symbols_new(&copt.symbols, &o->symbols);
+	}
 	if (!ret && in->nhosts) {
 		ret = run_hosts(o, in, rep, res, out, files);
 		failure = ret && out->ops->error ? out->ops->error(out) : NULL;
@@ -1081,6 +1108,7 @@ static void run(struct options *o, const struct inputs *in,
 	if (out)
 		out->ops->free(out);
 	report_free(copt.report);
+	symbols_free(copt.symbols);
 	/* the database first: it alone may refuse (it appeared meanwhile) */
 	for (i = 0; !ret && i < NFILES; i++) {
 		res->what = files[i].path;

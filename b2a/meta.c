@@ -119,7 +119,7 @@ static int parse_type(const char *tok, size_t len)
 		{ "INT32", LKET_INT32 }, { "INT64", LKET_INT64 },
 		{ "UINT8", LKET_INT8 }, { "UINT16", LKET_INT16 },
 		{ "UINT32", LKET_INT32 }, { "UINT64", LKET_INT64 },
-		{ "STRING", LKET_STRING },
+		{ "STRING", LKET_STRING }, { "ADDRS", LKET_ADDRS },
 	};
 	size_t i;
 
@@ -289,6 +289,7 @@ static void set_flags(struct event_meta *e)
 			/* the catalogue states no user field */
 			f->flags = field_flags_of(k ? -1 : e->ev, f);
 			f->hex = f->type != LKET_STRING &&
+				 f->type != LKET_ADDRS &&
 				 (f->flags & (LKET_F_HEX | LKET_F_ADDR));
 		}
 }

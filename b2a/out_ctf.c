@@ -502,6 +502,17 @@ static uint8_t *put_string(uint8_t *p, const char *s, size_t len)
 	return p;
 }
 
+/* A call stack (ADDRS): a uint16 length, a sequence of uint64. */
+static uint8_t *put_addrs(uint8_t *p, const struct value *v)
+{
+	uint16_t n = v ? (uint16_t)v->n : 0, i;
+
+	p = put(p, &n, 2);
+	for (i = 0; i < n; i++)
+		p = put64(p, v->a[i]);
+	return p;
+}
+
 /* The fields LTTng's counterpart has, ahead of LKET's. */
 static uint8_t *put_lttng(uint8_t *p, const struct lttng_event *l,
 			  const struct event *ev, const struct proc *proc,
@@ -579,7 +590,9 @@ static int ctf_event(struct output *o, const struct event *ev,
 
 		if (shadowed(k, i))
 			continue;
-		if (f->type != LKET_STRING)
+		if (f->type == LKET_ADDRS)
+			p = put_addrs(p, have ? v : NULL);
+		else if (f->type != LKET_STRING)
 			p = put_int(p, f->type, have ? v->i : 0);
 		else
 			p = put_string(p, have && v->s ? v->s : "",
@@ -718,6 +731,10 @@ static void ctf_class_out(FILE *f, const struct ctf_class *k, size_t id)
 		name = ctf_unique_ident(names, n++, fd->name);
 		if (fd->type == LKET_STRING)
 			fprintf(f, "\t\tstring %s;\n", name);
+		else if (fd->type == LKET_ADDRS)
+			fprintf(f, "\t\tinteger { size = 16; align = 8; signed = false; base = 10; } _%s_length;\n"
+				"\t\tinteger { size = 64; align = 8; signed = false; base = 16; } %s[_%s_length];\n",
+				name, name, name);
 		else
 			fprintf(f, "\t\tinteger { size = %u; align = 8; signed = %s; base = %u; } %s;\n",
 				8u * fd->type, fd->hex ? "false" : "true",

@@ -57,8 +57,11 @@ static int json_event(struct output *o, const struct event *ev,
 	char *p;
 	int ret;
 
-	for (v = ev->v; v < end; v++)
+	for (v = ev->v; v < end; v++) {
 		room += 5 * (size_t)v->f->prefix_len + OUTBUF_NUM_MAX + 8;
+		if (v->f->type == LKET_ADDRS)
+			room += outfmt_addrs_room(v);
+	}
 	if (room > (size_t)(j->lo.ob.end - j->lo.ob.buf))
 		return -E2BIG;
 	ret = outbuf_room(&j->lo.ob, room);
@@ -99,6 +102,9 @@ static int json_event(struct output *o, const struct event *ev,
 			*p++ = '"';
 			p = outfmt_json_string(p, v->s, v->slen);
 			*p++ = '"';
+		} else if (v->f->type == LKET_ADDRS) {
+			/* an array of frames, innermost first */
+			p = outfmt_addrs(p, v, true);
 		} else if (v->f->hex) {
 			/* the text's 0x... (addresses pass 2^53) */
 			*p++ = '"';

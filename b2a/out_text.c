@@ -112,9 +112,12 @@ static int text_event(struct output *o, const struct event *ev,
 	char *p;
 	int ret;
 
-	for (; v < end; v++)
+	for (; v < end; v++) {
 		if (v->f->prefix_len > FIELD_PREFIX_PAD)
 			room += v->f->prefix_len;
+		if (v->f->type == LKET_ADDRS)
+			room += outfmt_addrs_room(v);
+	}
 	if (room > (size_t)(t->lo.ob.end - t->lo.ob.buf))
 		return -E2BIG;
 	ret = outbuf_room(&t->lo.ob, room);
@@ -140,6 +143,8 @@ static int text_event(struct output *o, const struct event *ev,
 			*p++ = '"';
 			p = fmt_escaped(p, v->s, v->slen, 0);
 			*p++ = '"';
+		} else if (v->f->type == LKET_ADDRS) {
+			p = outfmt_addrs(p, v, false);
 		} else if (v->f->hex) {
 			/* the field's own width, not the sign extension */
 			p = fmt_hex(p, value_unsigned(v));

@@ -193,13 +193,55 @@ char *outfmt_gap_fields(char *p, struct timefmt *tf, const struct seq_gap *g)
 	return p;
 }
 
+/* An address as a frame shows it when no symbol is known. */
+#define ADDR_TEXT_MAX	(2 + 16)
+
+size_t outfmt_addrs_room(const struct value *v)
+{
+	size_t room = 2, i, len;
+
+	for (i = 0; i < v->n; i++) {
+		len = v->syms && v->syms[i] ? strlen(v->syms[i]) : 0;
+		/* JSON: "..." and a comma; symbols are plain ASCII */
+		room += (len > ADDR_TEXT_MAX ? len : ADDR_TEXT_MAX) + 4;
+	}
+	return room;
+}
+
+char *outfmt_addrs(char *p, const struct value *v, bool json)
+{
+	size_t i, len;
+
+	*p++ = '[';
+	for (i = 0; i < v->n; i++) {
+		if (i)
+			p = json ? put_lit(p, ",") : put_lit(p, ", ");
+		if (json)
+			*p++ = '"';
+		if (v->syms && v->syms[i]) {
+			len = strlen(v->syms[i]);
+			memcpy(p, v->syms[i], len);
+			p += len;
+		} else {
+			p = fmt_hex(p, v->a[i]);
+		}
+		if (json)
+			*p++ = '"';
+	}
+	*p++ = ']';
+	return p;
+}
+
 size_t outfmt_fields_room(const struct event *ev)
 {
 	const struct value *v, *end = ev->v + ev->nvalues;
 	size_t room = 16 + 5 * (size_t)ev->rec->size + 2 * (size_t)ev->raw_len;
 
-	for (v = ev->v; v < end; v++)
+	for (v = ev->v; v < end; v++) {
 		room += v->f->prefix_len + OUTBUF_NUM_MAX + 4;
+		if (v->f->type == LKET_ADDRS)
+			room += outfmt_addrs_room(v);
+	}
 	return room;
 }
 
@@ -217,6 +259,8 @@ char *outfmt_fields(char *p, const struct event *ev)
 			*p++ = '"';
 			p = fmt_utf8_escaped(p, v->s, v->slen, ESC_QUOTE);
 			*p++ = '"';
+		} else if (v->f->type == LKET_ADDRS) {
+			p = outfmt_addrs(p, v, false);
 		} else if (v->f->hex) {
 			p = fmt_hex(p, value_unsigned(v));
 		} else {

@@ -115,6 +115,15 @@ char *outfmt_csv_cell(char *p, const char *s, size_t len);
 size_t outfmt_fields_room(const struct event *ev);
 char *outfmt_fields(char *p, const struct event *ev);
 
+/*
+ * An ADDRS value (a call stack) as lket.out, CSV and the databases show
+ * it: "[frame, frame, ...]", innermost first, each frame its symbol
+ * ("ksys_write+0x5 [module]") or, where none is known, its address in hex.
+ * json: a JSON array of strings instead.  Needs outfmt_addrs_room(v).
+ */
+size_t outfmt_addrs_room(const struct value *v);
+char *outfmt_addrs(char *p, const struct value *v, bool json);
+
 /* A gap's line, as text and CSV show it: lket.lost (flushes) or
  * lket.dropped (records), then its fields (at most 128 bytes). */
 static inline const char *outfmt_gap_name(const struct seq_gap *g)

@@ -15,6 +15,7 @@
 #include "report.h"
 #include "seqtrack.h"
 #include "source.h"
+#include "symbols.h"
 
 /* Read window per file: large enough to read in big gulps, small enough
  * that a 256-CPU trace stays well under 32 MiB. */
@@ -37,6 +38,7 @@ struct source {
 	struct convert_stats *stats;
 	struct filter *filter;
 	struct report *report;
+	struct symbols *symbols;
 	struct event ev;
 	int error;		/* first output error */
 	const char *host;	/* the label of a host; NULL: one trace */
@@ -115,6 +117,48 @@ static void apply_packet(struct source *c, const struct stream *s,
 		return;
 	c->stats->dropped += g.records;
 	on_gap(c, &g);
+}
+
+/* A module (or the kernel) of the trace, for call stacks' symbols. */
+static void apply_module(struct source *c, const struct stream *s)
+{
+	const struct event *ev = &c->ev;
+	const char *name = str_named(ev, "name");
+	int ret;
+
+	if (!c->symbols)
+		return;
+	ret = symbols_add_module(c->symbols, name,
+				 (uint64_t)int_named(ev, "base", 0),
+				 (uint64_t)int_named(ev, "size", 0),
+				 str_named(ev, "build_id"));
+	if (ret == -ENOMEM)
+		c->error = ret;
+	else if (ret)
+		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)s->rec.offset,
+		      "module record without a name: ignored");
+}
+
+/* The symbols of ev's call stacks, where the symbols module knows them. */
+static int symbolise(struct source *c, struct event *ev)
+{
+	struct value *v, *end = ev->v + ev->nvalues;
+	const char **syms;
+	uint32_t i;
+	int ret;
+
+	for (v = ev->v; v < end; v++) {
+		if (v->f->type != LKET_ADDRS)
+			continue;
+		syms = &ev->syms[v->a - ev->addrs];
+		for (i = 0; i < v->n; i++) {
+			ret = symbols_lookup(c->symbols, v->a[i], &syms[i]);
+			if (ret)
+				return ret;
+		}
+		v->syms = syms;
+	}
+	return 0;
 }
 
 /*
@@ -287,6 +331,13 @@ static void apply_meta(struct source *c, const struct stream *s)
 			    str_named(ev, "clock"));
 		copy_string(c->info.kernel, sizeof(c->info.kernel),
 			    str_named(ev, "kernel"));
+		if (c->symbols && symbols_set_release(c->symbols,
+						      c->info.kernel))
+			c->error = -ENOMEM;
+		return;
+	}
+	if (ev->hook == LKET_HOOK_MODULE) {
+		apply_module(c, s);
 		return;
 	}
 	if (ev->hook == LKET_HOOK_HOST) {
@@ -431,6 +482,11 @@ static int handle(struct source *c, const struct stream *s)
 		      c->ev.group, c->ev.hook,
 		      c->ev.meta && c->ev.meta->named ? c->ev.meta->name : "?",
 		      c->ev.raw_len);
+	if (c->symbols && c->ev.naddrs) {
+		ret = symbolise(c, &c->ev);
+		if (ret)
+			return ret;
+	}
 	proc = procmap_get(&c->procs, c->ev.tid);
 	/* no filter: one test on the hot path */
 	if (!c->filter || filter_event(c->filter, &c->ev, proc)) {
@@ -576,6 +632,7 @@ int source_new(struct source **sp, struct output *out, struct diag *diag,
 	c->filter = opt && opt->filter && opt->filter->active ? opt->filter :
 		    NULL;
 	c->report = opt ? opt->report : NULL;
+	c->symbols = opt ? opt->symbols : NULL;
 	c->host = opt ? opt->host : NULL;
 	c->ev.host = c->host;
 	if (opt && opt->clock) {

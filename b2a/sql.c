@@ -33,7 +33,7 @@ static const char *const fixed_names[] = {
 	"trace", "processes", "lost", "unknown_events", "other_events",
 	"events", "latency", "latency_histogram", "latency_by_event",
 	"latency_by_process", "processes_tid", "unknown_events_time",
-	"other_events_time",
+	"other_events_time", "stacks",
 };
 
 /* What each event table brings besides its own name: its indexes and
@@ -409,6 +409,9 @@ static const struct fixed_table fixed_tables[SQL_NFIXED] = {
 		{ "scope", COL_TEXT }, { "what", COL_TEXT },
 		{ "pid", COL_INT }, { "bucket_ns", COL_I64 },
 		{ "count", COL_I64 } } },
+	[SQL_STACKS] = { "stacks", false, 4, {
+		{ "id", COL_I64 }, { "depth", COL_INT },
+		{ "frames", COL_TEXT }, { "addrs", COL_TEXT } } },
 };
 
 static const char *col_type_name(const struct sql_dialect *d,
@@ -482,6 +485,14 @@ char *sql_create_report(const struct sql_schema *s)
 	cat_fixed(&t, s->dialect, SQL_LATENCY, SQL_HISTOGRAM, ";");
 	cat(&t, "CREATE VIEW latency_by_event AS SELECT what, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns, unmatched_begin, unmatched_end FROM latency WHERE scope = 'event';"
 	    "CREATE VIEW latency_by_process AS SELECT what, pid, comm, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns FROM latency WHERE scope = 'process'");
+	return text_done(&t);
+}
+
+char *sql_create_stacks(const struct sql_schema *s)
+{
+	struct sqltext t = { 0 };
+
+	cat_fixed(&t, s->dialect, SQL_STACKS, SQL_STACKS, "");
 	return text_done(&t);
 }
 
@@ -788,10 +799,118 @@ static int other_row(struct sql_output *so, const struct event *ev,
 	return write_row(so, &so->fixed[SQL_OTHER]);
 }
 
+/* A stack written to the stacks table. */
+struct sql_stack {
+	uint64_t hash;
+	const uint64_t *a;	/* its addresses (owned); NULL: a free slot */
+	uint32_t n;
+	int64_t id;
+};
+
+static uint64_t stack_hash(const struct value *v)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ v->n;
+	uint32_t i;
+
+	for (i = 0; i < v->n; i++)
+		h = (h ^ v->a[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static struct sql_stack *stack_slot(struct sql_stack *tab, size_t size,
+				    uint64_t hash, const uint64_t *a,
+				    uint32_t n)
+{
+	size_t i = (size_t)hash & (size - 1);
+
+	while (tab[i].a && (tab[i].hash != hash || tab[i].n != n ||
+			    memcmp(tab[i].a, a, n * sizeof(*a))))
+		i = (i + 1) & (size - 1);
+	return &tab[i];
+}
+
+static int stacks_grow(struct sql_output *so)
+{
+	size_t size = so->stacks_size ? 2 * so->stacks_size : 1024, i;
+	struct sql_stack *tab = calloc(size, sizeof(*tab)), *old = so->stacks;
+
+	if (!tab)
+		return -ENOMEM;
+	for (i = 0; i < so->stacks_size; i++)
+		if (old[i].a)
+			*stack_slot(tab, size, old[i].hash, old[i].a,
+				    old[i].n) = old[i];
+	free(old);
+	so->stacks = tab;
+	so->stacks_size = size;
+	return 0;
+}
+
+/* The id of v's stack in the stacks table, its row written first. */
+static int stack_id(struct sql_output *so, const struct value *v,
+		    int64_t *id)
+{
+	uint64_t hash = stack_hash(v);
+	size_t room = outfmt_addrs_room(v) + 20 * (size_t)v->n + 2;
+	struct sql_value *row = so->row;
+	struct sql_stack *e;
+	uint64_t *copy;
+	char *p, *q;
+	uint32_t i;
+	int ret;
+
+	if (!so->stacks) {
+		ret = exec_text(so, sql_create_stacks(&so->schema));
+		if (!ret)
+			ret = stacks_grow(so);
+		if (ret)
+			return ret;
+	}
+	e = stack_slot(so->stacks, so->stacks_size, hash, v->a, v->n);
+	if (e->a) {
+		*id = e->id;
+		return 0;
+	}
+	if (2 * (so->nstacks + 1) > so->stacks_size) {
+		ret = stacks_grow(so);
+		if (ret)
+			return ret;
+		e = stack_slot(so->stacks, so->stacks_size, hash, v->a, v->n);
+	}
+	copy = malloc((v->n ? v->n : 1) * sizeof(*copy));
+	ret = copy ? buf_reserve(&so->stack_text, &so->stack_text_size, room) :
+	      -ENOMEM;
+	if (ret) {
+		free(copy);
+		return ret;
+	}
+	memcpy(copy, v->a, v->n * sizeof(*copy));
+	e->hash = hash;
+	e->a = copy;
+	e->n = v->n;
+	e->id = (int64_t)++so->nstacks;
+	*id = e->id;
+	/* frames as lket.out shows them; then the addresses alone */
+	p = outfmt_addrs(so->stack_text, v, false);
+	q = p;
+	for (i = 0; i < v->n; i++) {
+		if (i)
+			*q++ = ' ';
+		q = fmt_hex(q, v->a[i]);
+	}
+	row = put_int(row, e->id);
+	row = put_int(row, v->n);
+	row = put_bytes(row, SQL_STRING, so->stack_text,
+			(size_t)(p - so->stack_text));
+	put_bytes(row, SQL_STRING, p, (size_t)(q - p));
+	return write_row(so, &so->fixed[SQL_STACKS]);
+}
+
 static int sql_event(struct output *o, const struct event *ev,
 		     const struct proc *proc)
 {
 	struct sql_output *so = sql_of(o);
+	int64_t ids[2 * META_MAX_FIELDS];
 	const struct value *val;
 	struct sql_table *t;
 	struct sql_value *v;
@@ -810,6 +929,13 @@ static int sql_event(struct output *o, const struct event *ev,
 	}
 	if (t == &so->fixed[SQL_OTHER])
 		return failed(so, other_row(so, ev, proc));
+	/* stacks' rows first: they use the row buffer */
+	for (i = 0; i < ev->nvalues; i++)
+		if (ev->v[i].f->type == LKET_ADDRS) {
+			ret = stack_id(so, &ev->v[i], &ids[i]);
+			if (ret)
+				return failed(so, ret);
+		}
 	v = put_common(so->row, ev, proc);
 	for (i = 0; i < t->ncols; i++)
 		put_null(&v[i]);
@@ -820,6 +946,8 @@ static int sql_event(struct output *o, const struct event *ev,
 			continue;
 		if (val->f->type == LKET_STRING)
 			put_bytes(&v[col], SQL_STRING, val->s, val->slen);
+		else if (val->f->type == LKET_ADDRS)
+			put_int(&v[col], ids[i]);
 		else
 			put_int(&v[col], sql_int(val));
 	}
@@ -993,6 +1121,10 @@ static void sql_free(struct output *o)
 		free(so->schema.tables[i]);
 	}
 	sql_schema_free(&so->schema);
+	for (i = 0; i < so->stacks_size; i++)
+		free((uint64_t *)so->stacks[i].a);
+	free(so->stacks);
+	free(so->stack_text);
 	free(so->row);
 	free(so->scratch);
 	free(so->by_id);

@@ -19,6 +19,11 @@
  * those of events past the SQL_MAX_TABLES-th to other_events(time, cpu,
  * tid, pid, comm, event, grp, hook, fields).  Renames and other_events are
  * noted through diag, once each.
+ *
+ * A call stack (an ADDRS field) is a row of stacks(id, depth, frames,
+ * addrs), made with the first event that has one: each distinct stack
+ * once, its frames as lket.out shows them ("[ksys_write+0x5, ...]") and
+ * its addresses in hex; the event's column holds the stack's id.
  */
 #ifndef LKET_SQL_H
 #define LKET_SQL_H
@@ -85,6 +90,8 @@ void sql_schema_free(struct sql_schema *s);
 char *sql_create_base(const struct sql_schema *s);
 /* The latency report's tables and views: SQL text, to free. */
 char *sql_create_report(const struct sql_schema *s);
+/* The stacks table: SQL text, to free. */
+char *sql_create_stacks(const struct sql_schema *s);
 
 /*
  * Work out the table of event (group, hook) with metadata m and add it to
@@ -165,7 +172,7 @@ struct sql_sink_ops {
 
 enum sql_fixed {
 	SQL_TRACE, SQL_PROCESSES, SQL_LOST, SQL_UNKNOWN, SQL_OTHER,
-	SQL_LATENCY, SQL_HISTOGRAM, SQL_NFIXED,
+	SQL_LATENCY, SQL_HISTOGRAM, SQL_STACKS, SQL_NFIXED,
 };
 
 /*
@@ -186,6 +193,11 @@ struct sql_output {
 	char *scratch;		/* text a row holds: fields, files */
 	size_t scratch_size;
 	uint64_t events, last_ts, lost;
+	/* the call stacks written to the stacks table, by their addresses */
+	struct sql_stack *stacks;	/* open addressing; NULL: none yet */
+	size_t stacks_size, nstacks;
+	char *stack_text;		/* a stacks row's text */
+	size_t stack_text_size;
 	char error[512];	/* what the database said, "" if nothing */
 };
 

@@ -37,7 +37,8 @@ t=/sys/kernel/tracing
 
 say() { echo "$mode $*" >> "$out"; }
 # the loops' own time: the mean of what this run's loops wrote
-loop_ns() { awk '{ s += $2; n++ } END { printf "%d\n", n ? s / n : -1 }' "$tmp/ns"; }
+# %.0f: mawk's %d stops at 2^31 - 1 (a loop of 2.1 s)
+loop_ns() { awk '{ s += $2; n++ } END { printf "%.0f\n", n ? s / n : -1 }' "$tmp/ns"; }
 
 # The workload of the mode, as one command (a script for two loops:
 # two.sh [bench-loop option...] COUNT).
@@ -59,7 +60,7 @@ workload() {
 # the loop's calls in lket.out, and in trace-cmd's and bpftrace's text
 lket_pattern() {
 	case $mode in
-	kprobe) echo ' iosyscall\.read\.entry fd=[0-9]* .*count=1$\| iosyscall\.read\.return return=1$' ;;
+	kprobe) echo ' iosyscall\.read\.entry fd=[0-9]* .*count=1\( stack=.*\)\{0,1\}$\| iosyscall\.read\.return return=1\( stack=.*\)\{0,1\}$' ;;
 	*) echo ' syscall\.[er].*getppid' ;;
 	esac
 }

@@ -38,6 +38,8 @@
 #                           GUEST_LKET_B="-DOPTION ...": LKET built
 #                           with these stap options too, run beside the
 #                           other tracers as "lketb" (to compare builds)
+#                           GUEST_TRACERS="none lket lketb stap ...":
+#                           only these (default: all of them)
 #
 # LTTng: lttng-modules-dkms 2.13.9 of Debian 12 does not build against
 # the guest's 6.1 kernel (conflicting types for trace_hrtimer_start), so it
@@ -119,6 +121,7 @@ t0=$(date +%s)
 	--env RES="$dir/res" --env LOOP="${BENCH_LOOP:-$build/bench-loop}" \
 	--env LOOPS="$loops" --env RUNS="$runs" --env MODES="$modes" \
 	--env RATES="$rates" $env_modules \
+	${GUEST_TRACERS:+--env TRACERS="$GUEST_TRACERS"} \
 	--env B2A="$build/lket-b2a" --env RUN_TRACED="$top/tools/lket-run-traced" \
 	--script "$here/guest-job.sh" || note "the guest job exited $?"
 t1=$(date +%s)

@@ -89,7 +89,9 @@ struct lket_flush_v4 {
 /*
  * Field types of register_sys_event/register_user_event format strings.
  * "UINT8".."UINT64" are accepted as spellings of INT8..INT64 (lket(5) uses
- * both); "STRING" is NUL-terminated.
+ * both); "STRING" is NUL-terminated.  "ADDRS" is a list of code addresses,
+ * a kernel call stack (lket_stack()): a 16-bit count n, then n 64-bit
+ * addresses, innermost frame first.
  */
 enum lket_field_type {
 	LKET_INT8 = 1,
@@ -97,7 +99,18 @@ enum lket_field_type {
 	LKET_INT32 = 4,
 	LKET_INT64 = 8,
 	LKET_STRING = 0x10,
+	LKET_ADDRS = 0x20,
 };
+
+/* An ADDRS field: its count, then the addresses. */
+typedef uint16_t lket_addrs_count_t;
+typedef uint64_t lket_addr_t;
+
+/* The frames lket_stack() records unless told otherwise. */
+#define LKET_STACK_DEFAULT_DEPTH	16
+/* The most an ADDRS field can hold: a record is at most LKET_RECORD_MAX. */
+#define LKET_ADDRS_MAX	((LKET_RECORD_MAX - LKET_RECORD_HEAD_SIZE - \
+			  sizeof(lket_addrs_count_t)) / sizeof(lket_addr_t))
 
 /* Separator of both the format and the name lists in metadata records. */
 #define LKET_META_SEP		':'

@@ -58,12 +58,16 @@
 #ifndef LKET_SHIM_H
 #define LKET_SHIM_H
 
+#include <linux/buildid.h>
+#include <linux/elf.h>
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
+#include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/utsname.h>
@@ -482,6 +486,156 @@ static void lket_ascii_record_begin(unsigned int group, unsigned int hook)
 }
 #endif
 
+/*
+ * Kernel call stacks: an ADDRS field (lket_format.h: a count, then the
+ * return addresses, innermost first).  lket-b2a symbolises them
+ * afterwards from the module records below and the kernel's debuginfo:
+ * here they are raw addresses only.
+ *
+ *  - lket_stack() appends one to the record open on this CPU, as user
+ *    data: it goes to the print buffer behind the record, like what a
+ *    probe body printf()s;
+ *  - stap -D LKET_STACK=N: every hook's record ends with one (at most N
+ *    frames), the last of the hook's own fields, "stack", which
+ *    register_sys_event() adds to every hook's metadata; records written
+ *    here otherwise (process_snapshot()) carry an empty one.
+ *
+ * A kprobe's handler unwinds from the probed instruction
+ * (stack_trace_save_regs(), which the kernel does not export: found
+ * through kallsyms when tracing starts), so that the first frame is the
+ * probed function; other probes (tracepoints, return probes, whose
+ * registers are the trampoline's) unwind from here with
+ * stack_trace_save(), and the frames in this module (LKET's and
+ * SystemTap's own: the handler) are left out, so that the first is where
+ * the kernel called the probe.  Both are the kernel's unwinder (ORC on
+ * Debian's kernels), bounded by depth, into a per-CPU buffer: no
+ * allocation, no locks.
+ */
+#ifndef LKET_STACK_DEPTH
+#define LKET_STACK_DEPTH	LKET_STACK_DEFAULT_DEPTH
+#endif
+/* The deepest stack recorded. */
+#define LKET_STACK_MAX		64
+/* Frames of this module's own, at most, above a probe's caller. */
+#define LKET_STACK_OWN		16
+
+#if LKET_STACK_DEPTH > LKET_STACK_MAX || LKET_STACK_DEPTH < 1
+#error "LKET_STACK_DEPTH is 1 to LKET_STACK_MAX (64)"
+#endif
+
+#ifdef LKET_STACK
+#define LKET_STACK_ALL		LKET_STACK
+#if LKET_STACK_ALL > LKET_STACK_MAX || LKET_STACK_ALL < 1
+#error "LKET_STACK is 1 to LKET_STACK_MAX (64)"
+#endif
+#else
+#define LKET_STACK_ALL		0
+#endif
+
+typedef unsigned int (*lket_save_regs_fn)(struct pt_regs *regs,
+					  unsigned long *store,
+					  unsigned int size,
+					  unsigned int skipnr);
+static lket_save_regs_fn lket_save_regs;
+
+struct lket_stack_buf {
+	unsigned long ip[LKET_STACK_MAX + LKET_STACK_OWN];
+	unsigned int n;
+};
+
+static DEFINE_PER_CPU(struct lket_stack_buf, lket_stack_buf);
+
+static void lket_stack_init(void)
+{
+	lket_save_regs = (lket_save_regs_fn)
+		kallsyms_lookup_name("stack_trace_save_regs");
+}
+
+/*
+ * The registers of the probe a tapset function runs in, if a kprobe's;
+ * else NULL.  A macro: SystemTap's struct context is complete only in
+ * the functions of the script, where CONTEXT is their probe's.
+ */
+#define LKET_PROBE_REGS							\
+	(CONTEXT->probe_type == stp_probe_type_kprobe ? CONTEXT->kregs : NULL)
+
+/*
+ * Take the call stack, at most depth frames, into this CPU's buffer;
+ * regs: where to unwind from, NULL: here.  Interrupts are off.
+ */
+static struct lket_stack_buf *lket_stack_take(struct pt_regs *regs,
+					      unsigned int depth)
+{
+	struct lket_stack_buf *buf = this_cpu_ptr(&lket_stack_buf);
+	unsigned int own = 0;
+
+	if (depth > LKET_STACK_MAX)
+		depth = LKET_STACK_MAX;
+	if (regs && lket_save_regs) {
+		buf->n = lket_save_regs(regs, buf->ip, depth, 0);
+		return buf;
+	}
+	buf->n = stack_trace_save(buf->ip, depth + LKET_STACK_OWN, 0);
+	while (own < buf->n &&
+	       within_module(buf->ip[own], THIS_MODULE))
+		own++;
+	buf->n -= own;
+	if (buf->n > depth)
+		buf->n = depth;
+	memmove(buf->ip, buf->ip + own, buf->n * sizeof(buf->ip[0]));
+	return buf;
+}
+
+static inline size_t lket_stack_size(const struct lket_stack_buf *buf)
+{
+	return sizeof(lket_addrs_count_t) + buf->n * sizeof(lket_addr_t);
+}
+
+/* The ADDRS field of buf at p; returns its end. */
+static char *lket_stack_put(char *p, const struct lket_stack_buf *buf)
+{
+	lket_addrs_count_t count = buf->n;
+	lket_addr_t addr;
+	unsigned int i;
+
+	memcpy(p, &count, sizeof(count));
+	p += sizeof(count);
+	for (i = 0; i < buf->n; i++, p += sizeof(addr)) {
+		addr = buf->ip[i];
+		memcpy(p, &addr, sizeof(addr));
+	}
+	return p;
+}
+
+/*
+ * lket_stack(): append the call stack, at most depth frames, to this
+ * CPU's open record, as user data.
+ */
+static void lket_stack_append(struct pt_regs *regs, unsigned int depth)
+{
+	struct lket_stack_buf *buf;
+	unsigned long flags;
+
+	if (!this_cpu_ptr(&lket_open_record)->open)
+		return;		/* no record: nothing to append to */
+	local_irq_save(flags);
+	buf = lket_stack_take(regs, depth);
+	if (LKET_ASCII_TRACE) {
+		unsigned int i;
+
+		_stp_print(" stack=[");
+		for (i = 0; i < buf->n; i++)
+			_stp_printf(i ? ", %#lx" : "%#lx", buf->ip[i]);
+		_stp_print("]");
+	} else {
+		char *p = _stp_reserve_bytes(lket_stack_size(buf));
+
+		if (p)
+			lket_stack_put(p, buf);
+	}
+	local_irq_restore(flags);
+}
+
 /* Room for the largest metadata record: a head, two IDs, two strings. */
 #define LKET_META_ROOM	(LKET_RECORD_HEAD_SIZE + 2 + 2 * MAXSTRINGLEN)
 
@@ -515,15 +669,22 @@ static void lket_head_fill(struct lket_record_head *head, size_t size,
 	head->id = LKET_ID(current->pid, group, hook, raw_smp_processor_id());
 }
 
-static char *lket_record_reserve(unsigned int group, unsigned int hook,
-				 size_t body, unsigned long *flags)
+static char *lket_record_reserve_at(unsigned int group, unsigned int hook,
+				    size_t body, unsigned long *flags,
+				    struct pt_regs *regs)
 {
 	struct lket_open_record *rec = this_cpu_ptr(&lket_open_record);
+	struct lket_stack_buf *stack = NULL;
 	struct lket_record_head *head;
 	size_t size = sizeof(*head) + body;
 	u64 ns = lket_clock_ns();
 
 	lket_record_end();
+	if (LKET_STACK_ALL && group != LKET_GROUP_LKET) {
+		/* -D LKET_STACK: the stack ends the hook's fields */
+		stack = lket_stack_take(regs, LKET_STACK_ALL);
+		size += lket_stack_size(stack);
+	}
 	if (size > STP_BUFFER_SIZE || size > LKET_RECORD_MAX) {
 		atomic_inc(&lket_nr_split);
 		return NULL;
@@ -570,8 +731,17 @@ static char *lket_record_reserve(unsigned int group, unsigned int hook,
 #endif
 	lket_head_fill(head, size, ns, group, hook);
 	rec->id = head->id;
+	if (stack)
+		lket_stack_put((char *)(head + 1) + body, stack);
 	return (char *)(head + 1);
 }
+
+/*
+ * The generated writers' call: in a tapset function, with its probe's
+ * registers for the -D LKET_STACK stack.
+ */
+#define lket_record_reserve(group, hook, body, flags)			\
+	lket_record_reserve_at(group, hook, body, flags, LKET_PROBE_REGS)
 
 static void lket_record_reserved(unsigned long *flags)
 {
@@ -612,9 +782,12 @@ static void lket_snapshot_task(struct task_struct *t)
 		    (int)f[0], (int)f[1], (int)f[2], comm);
 #else
 	{
+		/* -D LKET_STACK: every record has a stack; this one none */
+		const struct lket_stack_buf none = { .n = 0 };
 		struct lket_record_head *head;
 		size_t len = strlen(comm) + 1;
-		size_t size = sizeof(*head) + sizeof(f) + len;
+		size_t size = sizeof(*head) + sizeof(f) + len +
+			      (LKET_STACK_ALL ? lket_stack_size(&none) : 0);
 		unsigned long flags;
 		char *p;
 
@@ -627,6 +800,9 @@ static void lket_snapshot_task(struct task_struct *t)
 				       LKET_HOOK_PROCESS_SNAPSHOT);
 			memcpy(p + sizeof(*head), f, sizeof(f));
 			memcpy(p + sizeof(*head) + sizeof(f), comm, len);
+			if (LKET_STACK_ALL)
+				lket_stack_put(p + sizeof(*head) + sizeof(f) +
+					       len, &none);
 		}
 		lket_print_unlock(&flags);
 	}
@@ -655,12 +831,109 @@ static void lket_process_snapshot(void)
 		atomic_add(dropped, &lket_nr_snapshot_dropped);
 }
 
+/*
+ * Module records (lket.module): the kernel, then every module loaded when
+ * tracing starts, with where its text is and its GNU build ID, so that
+ * lket-b2a can symbolise call stacks (KASLR moves the kernel, modules
+ * load anywhere).  Written once, from a begin probe.
+ */
+#define LKET_BUILD_ID_MAX	BUILD_ID_SIZE_MAX	/* a SHA-1's 20 */
+/* ELF's NT_GNU_BUILD_ID (<elf.h>), which the kernel's headers lack */
+#define LKET_NT_GNU_BUILD_ID	3
+#define LKET_BUILD_ID_HEX	(2 * LKET_BUILD_ID_MAX + 1)
+
+static void lket_hex(char *hex, const u8 *id, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	hex[2 * len] = '\0';
+}
+
+/*
+ * The GNU build ID note of a module: in its read-only data (the
+ * .note.gnu.build-id section is allocated, not writable), 4-byte aligned.
+ */
+static void lket_module_build_id(const struct module *mod, char *hex)
+{
+	const char *ro = (const char *)mod->core_layout.base +
+			 mod->core_layout.text_size;
+	const char *end = (const char *)mod->core_layout.base +
+			  mod->core_layout.ro_size;
+	const char *p;
+	Elf64_Nhdr nh;
+
+	hex[0] = '\0';
+	for (p = PTR_ALIGN(ro, 4); p + sizeof(nh) + 4 + LKET_BUILD_ID_MAX <= end;
+	     p += 4) {
+		memcpy(&nh, p, sizeof(nh));
+		if (nh.n_type != LKET_NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+		    nh.n_descsz != LKET_BUILD_ID_MAX ||
+		    memcmp(p + sizeof(nh), "GNU", 4))
+			continue;
+		lket_hex(hex, (const u8 *)p + sizeof(nh) + 4,
+			 LKET_BUILD_ID_MAX);
+		return;
+	}
+}
+
+static void lket_module_record(const char *name, u64 base, u64 size,
+			       const char *build_id)
+{
+	size_t name_len = strlen(name) + 1, id_len = strlen(build_id) + 1;
+	unsigned long flags;
+	char *p;
+
+	p = lket_record_reserve_at(LKET_GROUP_LKET, LKET_HOOK_MODULE,
+				   2 * sizeof(u64) + name_len + id_len, &flags,
+				   NULL);
+	if (p) {
+		p = lket_put(p, &base, sizeof(base));
+		p = lket_put(p, &size, sizeof(size));
+		p = lket_put(p, name, name_len);
+		lket_put(p, build_id, id_len);
+		lket_record_reserved(&flags);
+	}
+	lket_record_end();
+}
+
+static void lket_module_snapshot(void)
+{
+	unsigned long stext = kallsyms_lookup_name("_stext");
+	unsigned long etext = kallsyms_lookup_name("_etext");
+	const u8 *kid = (const u8 *)kallsyms_lookup_name("vmlinux_build_id");
+	struct list_head *modules =
+		(struct list_head *)kallsyms_lookup_name("modules");
+	char hex[LKET_BUILD_ID_HEX] = "";
+	struct module *mod;
+
+	if (LKET_ASCII_TRACE)
+		return;
+	if (kid && memchr_inv(kid, 0, LKET_BUILD_ID_MAX))
+		lket_hex(hex, kid, LKET_BUILD_ID_MAX);
+	if (stext && etext > stext)
+		lket_module_record("kernel", stext, etext - stext, hex);
+	if (!modules)
+		return;
+	preempt_disable();
+	list_for_each_entry_rcu(mod, modules, list) {
+		if (mod->state == MODULE_STATE_UNFORMED)
+			continue;
+		lket_module_build_id(mod, hex);
+		lket_module_record(mod->name,
+				   (unsigned long)mod->core_layout.base,
+				   mod->core_layout.text_size, hex);
+	}
+	preempt_enable();
+}
+
 /* register_user_event() arguments: known types, as many names as types. */
 static const char *lket_check_fields(const char *fmt, const char *names)
 {
 	static const char *const types[] = {
 		"INT8", "INT16", "INT32", "INT64",
-		"UINT8", "UINT16", "UINT32", "UINT64", "STRING",
+		"UINT8", "UINT16", "UINT32", "UINT64", "STRING", "ADDRS",
 	};
 	unsigned int nfmt = 0, nnames = 0, i;
 	const char *p, *end;
@@ -675,7 +948,7 @@ static const char *lket_check_fields(const char *fmt, const char *names)
 			if (strlen(types[i]) == len && !strncmp(p, types[i], len))
 				break;
 		if (i == ARRAY_SIZE(types))
-			return "unknown field type (want INT8, INT16, INT32, INT64 or STRING)";
+			return "unknown field type (want INT8, INT16, INT32, INT64, STRING or ADDRS)";
 		nfmt++;
 		if (!*end)
 			break;

@@ -82,6 +82,13 @@ def lket_fields(s):
         j = eq + 1
         if s[j] == '"':
             k = quoted(s, j)
+        elif s[j] == '[':
+            # a call stack, as addresses (--no-symbols): [0x1, 0x2]
+            k = s.index(']', j) + 1
+            fields.append((name, [int(x, 0) for x in
+                                  s[j + 1:k - 1].split(', ') if x]))
+            i = k + 1
+            continue
         else:
             k = s.find(' ', j)
             k = len(s) if k < 0 else k
@@ -198,14 +205,17 @@ def bt_fields(s):
             v = value(s[j:k])
         elif s[j] == '[':
             k = s.index(' ]', j) + 2
-            v = ''.join('%02x' % int(x) for x in
-                        re.findall(r'\[\d+\] = (\d+)', s[j:k]))
+            items = re.findall(r'\[\d+\] = (\w+)', s[j:k])
+            # raw bytes as hex text; a call stack as its addresses
+            v = (''.join('%02x' % int(x) for x in items) if name == 'raw'
+                 else [int(x, 0) for x in items])
         else:
             k = s.find(', ', j)
             k = len(s) if k < 0 else k
             v = int(s[j:k], 0)
         i = k + 2
-        if name == 'raw_length':
+        if name == 'raw_length' or (name.startswith('_') and
+                                    name.endswith('_length')):
             continue
         if name == 'raw':
             raw = v

@@ -40,7 +40,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "$work" || exit 1
 "$gen" golden t && "$gen" strings s && "$gen" latency l && "$gen" -p golden p &&
 	"$gen" -n 300000 bench b && "$gen" dbnames d && "$gen" -n 4000 many m &&
-	"$gen" -n 1000000 bench q || { echo "lket-gen failed"; exit 1; }
+	"$gen" -n 1000000 bench q && "$gen" stacks k ||
+	{ echo "lket-gen failed"; exit 1; }
 "$b2a" -q -o t.out t
 # the text, JSON and CSV of the golden traces, times in nanoseconds (p:
 # format version 2, whose lost lines name their CPU, one of them records
@@ -228,6 +229,12 @@ else
 	timed "pg: requests by address" "$pgbin/psql" "$conn" -XAtq -c "set search_path to l; $by_address"
 	"$b2a" -q -f none --pg "$conn" b
 	check "pg: 300k events" "$(wc -l < b.out)" "$(q "select count(*) from b.events")"
+	# call stacks as addresses (no test reads the machine's debuginfo)
+	"$b2a" -q -f none --no-symbols -d k.db k
+	"$b2a" -q -f none --no-symbols --pg "$conn" k
+	check "pg: call stacks: 4 distinct of 5, the same table as SQLite's" \
+		"4 5 $(sqlite3 -separator '|' k.db "select w.time, s.id, s.depth, s.frames, s.addrs from iosyscall_write_entry w join stacks s on s.id = w.stack order by w.time" | md5sum)" \
+		"$(q "select count(*) from k.stacks") $(q "select count(stack) from k.iosyscall_write_entry") $(q "select w.time, s.id, s.depth, s.frames, s.addrs from k.iosyscall_write_entry w join k.stacks s on s.id = w.stack order by w.time" | md5sum)"
 
 	# bad cases
 	"$b2a" -q -f none --pg "host=$work/nowhere user=lket dbname=postgres" t 2> err

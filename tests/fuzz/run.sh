@@ -20,13 +20,18 @@ clang -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 \
 	b2a/source.c \
 	b2a/outfmt.c b2a/filter.c b2a/report.c b2a/out_json.c b2a/out_csv.c \
 	b2a/out_sqlite.c b2a/sql.c b2a/stat.c b2a/u64map.c b2a/timechart.c \
-	b2a/out_timechart.c b2a/svg.c -lsqlite3
+	b2a/out_timechart.c b2a/svg.c b2a/symbols.c -lsqlite3 -ldw -lelf
 # seeds: each golden trace's two files, after a byte for each output the
 # target chooses from (text, JSON, CSV, SQLite, text with --delta, --stat,
 # --timechart)
-# and the split byte (so the split falls near the real boundary)
-for f in v4 v5 none; do
-	"$build/lket-gen" -f $f golden "$out/seeds/$f"
+# and the split byte (so the split falls near the real boundary); and the
+# trace with call stacks
+for f in v4 v5 none stacks; do
+	if [ $f = stacks ]; then
+		"$build/lket-gen" stacks "$out/seeds/$f"
+	else
+		"$build/lket-gen" -f $f golden "$out/seeds/$f"
+	fi
 	a=$(wc -c < "$out/seeds/${f}_0")
 	b=$(wc -c < "$out/seeds/${f}_1")
 	byte=$((a * 255 / (a + b)))

@@ -38,6 +38,15 @@
  *   timechart  EVENTS records of 8 tasks on 2 CPUs: context switches,
  *           idle, system calls, page faults, forks and execs, signals,
  *           block requests (ioscheduler, scsi), RPC calls
+ *   stacks  kernel call stacks (ADDRS user fields, as lket_stack() writes
+ *           them) and the module records to symbolise them with: the
+ *           kernel and modules of tests/golden/stack-*.s, frames in each,
+ *           one stack seen twice, an empty one, addresses outside every
+ *           module, a module whose debuginfo has another build ID, and a
+ *           stack whose count runs past its record
+ *   stackbench  the stacks trace's metadata, then EVENTS write entries
+ *           on 2 CPUs, each with a 16-frame stack of the kernel and
+ *           my_mod, of 96 distinct stacks: symbolisation once warm
  *   rpc     two hosts, an NFS client and its server, EVENTS RPCs 250 ms
  *           apart: PREFIX-client_N and PREFIX-server_N.  The server's
  *           clock runs 40 ppm fast and its header's wall-clock offset is
@@ -213,22 +222,40 @@ static const struct cat *find(const char *name)
 	exit(2);
 }
 
-/* Fields from the arguments: const char * for STRING, int64_t otherwise. */
+/* An ADDRS field: the count it says, and the n addresses it has. */
+struct addrs {
+	int64_t count;
+	size_t n;
+	const uint64_t *a;
+};
+
+/*
+ * Fields from the arguments: const char * for STRING, const struct addrs
+ * * for ADDRS, int64_t otherwise.
+ */
 static void fields(const char *fmt, va_list ap)
 {
 	const char *t = fmt;
+	const struct addrs *as;
+	size_t i;
 
 	while (*t) {
-		if (!strncmp(t, "STRING", 6))
+		if (!strncmp(t, "STRING", 6)) {
 			put_str(va_arg(ap, const char *));
-		else if (!strncmp(t, "INT8", 4))
+		} else if (!strncmp(t, "ADDRS", 5)) {
+			as = va_arg(ap, const struct addrs *);
+			put((uint64_t)as->count, sizeof(lket_addrs_count_t));
+			for (i = 0; i < as->n; i++)
+				put(as->a[i], sizeof(lket_addr_t));
+		} else if (!strncmp(t, "INT8", 4)) {
 			put((uint64_t)va_arg(ap, int64_t), 1);
-		else if (!strncmp(t, "INT16", 5))
+		} else if (!strncmp(t, "INT16", 5)) {
 			put((uint64_t)va_arg(ap, int64_t), 2);
-		else if (!strncmp(t, "INT32", 5))
+		} else if (!strncmp(t, "INT32", 5)) {
 			put((uint64_t)va_arg(ap, int64_t), 4);
-		else
+		} else {
 			put((uint64_t)va_arg(ap, int64_t), 8);
+		}
 		t = strchr(t, ':');
 		t = t ? t + 1 : "";
 	}
@@ -452,6 +479,86 @@ static void golden(bool bad_metadata)
 	event(1, t + 3000, 4243, "signal.send.entry", I(10), I(0), I(1), I(4242));
 	event(1, t + 3100, 4243, "signal.send.return", I(-1));
 	event(0, t + 3200, 0, "tskdispatch.cpuidle", I(0));
+}
+
+/*
+ * Where the stacks trace says the kernel and modules of
+ * tests/golden/stack-kernel.s and stack-module.s were: not where they
+ * were linked (KASLR), each module's text at its own address.
+ */
+#define STACK_KERNEL	0xffffffff9a000000ull	/* _stext */
+#define STACK_MY_MOD	0xffffffffc0a01000ull
+#define STACK_OTHER	0xffffffffc0b02000ull
+#define STACK_KERNEL_ID	"4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b"
+#define STACK_MODULE_ID	"4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d"
+
+static void stack_write(int cpu, uint64_t ts, uint32_t tid,
+			const struct addrs *as)
+{
+	event_ex(cpu, ts, tid, false, "iosyscall.write.entry", "ADDRS",
+		 I(1), I(0x5600aa000000ll), I(512), as);
+}
+
+static void stacks(void)
+{
+	static const uint64_t syscall[] = {
+		STACK_KERNEL + 0x5, STACK_KERNEL + 0x25, STACK_KERNEL + 0x5f,
+	};
+	static const uint64_t module[] = {
+		STACK_MY_MOD + 0x13, STACK_MY_MOD, STACK_KERNEL + 0x20,
+	};
+	/* a module whose debuginfo is of another build; nowhere */
+	static const uint64_t strange[] = {
+		STACK_OTHER + 0x1, 0x1234, STACK_KERNEL,
+	};
+	const struct addrs s1 = { 3, 3, syscall }, s2 = { 3, 3, module },
+			   s3 = { 3, 3, strange }, empty = { 0, 0, NULL },
+			   /* says 5 frames, has 2: runs past the record */
+			   cut = { 5, 2, syscall };
+	uint64_t t = 5000000000ull;
+
+	metadata(t);
+	event(0, t, 900, "lket.module", I(STACK_KERNEL), I(0x60), "kernel",
+	      STACK_KERNEL_ID);
+	event(0, t, 900, "lket.module", I(STACK_MY_MOD), I(0x20), "my_mod",
+	      STACK_MODULE_ID);
+	event(0, t, 900, "lket.module", I(STACK_OTHER), I(0x20), "other",
+	      STACK_KERNEL_ID);
+	event(0, t, 900, "lket.register_user_event",
+	      I(LKET_GROUP_IOSYSCALL), I(LKET_HOOK_IOSYSCALL_WRITE_ENTRY),
+	      "ADDRS", "stack");
+	event(0, t, 900, "process.snapshot", I(4242), I(4242), I(1), "workload");
+	stack_write(0, t + 1000, 4242, &s1);
+	stack_write(1, t + 1100, 4242, &s2);
+	stack_write(0, t + 1200, 4242, &s1);
+	stack_write(1, t + 1300, 4242, &s3);
+	stack_write(0, t + 1400, 4242, &empty);
+	stack_write(1, t + 1500, 4242, &cut);
+	event(0, t + 1600, 4242, "iosyscall.write.return", I(512));
+}
+
+static void stackbench(long n)
+{
+	uint64_t a[LKET_STACK_DEFAULT_DEPTH], t = 5000000000ull;
+	const struct addrs as = { LKET_STACK_DEFAULT_DEPTH,
+				  LKET_STACK_DEFAULT_DEPTH, a };
+	long i;
+	int k;
+
+	metadata(t);
+	event(0, t, 900, "lket.module", I(STACK_KERNEL), I(0x60), "kernel",
+	      STACK_KERNEL_ID);
+	event(0, t, 900, "lket.module", I(STACK_MY_MOD), I(0x20), "my_mod",
+	      STACK_MODULE_ID);
+	event(0, t, 900, "lket.register_user_event",
+	      I(LKET_GROUP_IOSYSCALL), I(LKET_HOOK_IOSYSCALL_WRITE_ENTRY),
+	      "ADDRS", "stack");
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < LKET_STACK_DEFAULT_DEPTH; k++)
+			a[k] = k & 1 ? STACK_MY_MOD + (uint64_t)((i + k) % 32) :
+			       STACK_KERNEL + (uint64_t)((i * 7 + k) % 96);
+		stack_write((int)(i & 1), t + 1000 + (uint64_t)i, 4242, &as);
+	}
 }
 
 static void bench(long n)
@@ -926,6 +1033,11 @@ static void make_many(void)
 	many(nr_events);
 }
 
+static void make_stackbench(void)
+{
+	stackbench(nr_events);
+}
+
 static void make_timechart(void)
 {
 	timechart(nr_events);
@@ -941,6 +1053,7 @@ static const struct trace_kind {
 	{ "latency", latency }, { "backwards", backwards },
 	{ "dbnames", dbnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },
+	{ "stacks", stacks }, { "stackbench", make_stackbench },
 	{ "rpc", rpc },
 };
 

@@ -196,6 +196,27 @@ case_quiet()    { $gen golden t; echo -q --event process.fork t; }
 case_version()  { echo --version; }
 case_badopt()   { $gen golden t; echo --x t; }
 case_badopt_arg() { $gen golden t; echo t --pid; }
+# Call stacks (lket_stack()'s ADDRS fields), symbolised from a debuginfo
+# folder made here: the kernel and modules of stack-*.s (my_mod's file
+# named with '-', other.ko of another build than the trace says), never
+# the machine's own.  The same with and without debuginfo but for the
+# frames (checked after the cases); a stack that runs past its record is
+# shown raw, an address in no module and the mismatched build ID said once.
+stack_debuginfo() {
+	mkdir d && cc -nostdlib -static -no-pie -Wl,--build-id=none \
+		-Wl,-Ttext=0xffffffff81000000 -Wl,-e,_stext \
+		-o d/vmlinux "$here/stack-kernel.s" &&
+		cc -c -o d/my-mod.ko "$here/stack-module.s" &&
+		cp d/my-mod.ko d/other.ko
+}
+case_stacks()   { $gen stacks t && stack_debuginfo; echo --debuginfo d t; }
+case_stacks_nodebug() { $gen stacks t; echo --debuginfo nothing-here t; }
+case_stacks_raw() { $gen stacks t && stack_debuginfo; echo --no-symbols --debuginfo d t; }
+case_stacks_json() { $gen stacks t && stack_debuginfo; echo -f json --debuginfo d t; }
+case_stacks_csv() { $gen stacks t && stack_debuginfo; echo -f csv --debuginfo d t; }
+case_stacks_sqlite() { $gen stacks t && stack_debuginfo; echo -f none -d t.db --debuginfo d t; }
+case_stacks_swapped() { $gen -s stacks t && stack_debuginfo; echo --debuginfo d t; }
+
 # Two hosts, an NFS client and its server (lket-gen rpc): one timeline,
 # each line with its host; the server's clock runs 40 ppm fast and its
 # header is 1.5 ms off.  rpc-check: no server receives a call before its
@@ -323,5 +344,28 @@ for c in $cases; do
 		fi
 	done
 done
+# A call stack decodes the same with and without debuginfo but for its
+# frames: each frame a symbol or an address, as many of them
+stack_shape() {
+	sed '/^--- stderr$/,$d' "$1" | awk '{
+		i = index($0, " stack=[")
+		if (!i) { print; next }
+		s = substr($0, i + 8)
+		print substr($0, 1, i - 1) " stack=" (s == "]" ? 0 : split(s, f, ", ")) " frames"
+	}'
+}
+case " $(echo $cases) " in
+*" stacks "*" stacks_nodebug "*)
+	for bin in lket-b2a asan/lket-b2a; do
+		sub=$(basename "$(dirname "$build/$bin")")
+		stack_shape "$work/stacks_nodebug/$sub/result" > "$work/stacks.shape"
+		if stack_shape "$work/stacks/$sub/result" | diff -u "$work/stacks.shape" -; then
+			pass=$((pass + 1))
+		else
+			fail=$((fail + 1))
+			echo "FAIL golden: stacks and stacks_nodebug differ but for the frames ($bin)"
+		fi
+	done ;;
+esac
 echo "golden: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -33,7 +33,10 @@ static int meta_setup(void **state)
 	    meta_register(m, 5, 13, false, "STRING", "s") ||
 	    meta_register(m, 5, 14, false, "INT32", "pid") ||
 	    meta_register(m, 5, 14, true, "STRING", "tag") ||
-	    meta_name(m, 5, 15, "named.only")) {
+	    meta_name(m, 5, 15, "named.only") ||
+	    meta_register(m, 5, 16, false, "INT32", "pid") ||
+	    meta_register(m, 5, 16, true, "ADDRS:ADDRS:INT8",
+			  "stack:other:tail")) {
 		meta_free(m);
 		free(m);
 		return -1;
@@ -155,6 +158,65 @@ static void test_user_fields(void **state)
 	assert_int_equal(ev.nsys, 1);
 	assert_int_equal(ev.nvalues, 1);
 	assert_int_equal(ev.raw_len, 0);
+}
+
+/* Call stacks: a count, then the addresses; two in one record. */
+static void test_addrs(void **state)
+{
+	/* 5:16, user fields as registered: stack, other, tail */
+	static const uint8_t rec[] = {
+		LE16(LKET_RECORD_MAGIC),	/* magic */
+		LE16(57),			/* total_size */
+		LE16(28),			/* sys_size */
+		LE16(0),			/* flags */
+		LE64(1000),			/* timestamp */
+		LE64(LKET_ID(9, 5, 16, 0)),	/* id: tid 9, 5:16, CPU 0 */
+		LE32(4242),			/* pid: INT32 */
+		LE16(2),			/* stack: 2 addresses */
+		LE64(0xffffffff81000005ull),	/*   innermost */
+		LE64(0xffffffffc0a01013ull),
+		LE16(1),			/* other: 1 address */
+		LE64(0x1234),
+		0x07,				/* tail: INT8 */
+	};
+	/* the count says 3, the record has room for 1 */
+	static const uint8_t cut[] = {
+		LE16(LKET_RECORD_MAGIC),	/* magic */
+		LE16(40),			/* total_size */
+		LE16(28),			/* sys_size */
+		LE16(0),			/* flags */
+		LE64(1000),			/* timestamp */
+		LE64(LKET_ID(9, 5, 16, 0)),	/* id: tid 9, 5:16, CPU 0 */
+		LE32(4242),			/* pid: INT32 */
+		LE16(3),			/* stack: 3 addresses? */
+		LE64(0xffffffff81000005ull),	/*   only one */
+		0x07, 0x08,			/* 2 bytes more */
+	};
+	const struct meta *m = *state;
+	struct stream s;
+	struct event ev;
+
+	load(&s, rec, host_big_endian());
+	assert_int_equal(decode_record(m, &s, &ev), 0);
+	assert_int_equal(ev.nvalues, 4);
+	assert_int_equal(ev.v[1].f->type, LKET_ADDRS);
+	assert_int_equal(ev.v[1].n, 2);
+	assert_int_equal(ev.v[1].a[0], 0xffffffff81000005ull);
+	assert_int_equal(ev.v[1].a[1], 0xffffffffc0a01013ull);
+	assert_null(ev.v[1].syms);
+	assert_int_equal(ev.v[2].n, 1);
+	assert_int_equal(ev.v[2].a[0], 0x1234);
+	assert_ptr_equal(ev.v[2].a, ev.v[1].a + 2);
+	assert_int_equal(ev.naddrs, 3);
+	assert_int_equal(ev.v[3].i, 7);
+	assert_int_equal(ev.raw_len, 0);
+
+	/* a count past the record: no user value, the user bytes raw */
+	load(&s, cut, host_big_endian());
+	assert_int_equal(decode_record(m, &s, &ev), -EBADMSG);
+	assert_int_equal(ev.nvalues, 1);
+	assert_int_equal(ev.raw_len, 12);
+	assert_ptr_equal(ev.raw, cut + 28);
 }
 
 static void test_user_data_without_meta(void **state)
@@ -323,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_all_types),
 		cmocka_unit_test(test_big_endian),
 		cmocka_unit_test(test_user_fields),
+		cmocka_unit_test(test_addrs),
 		cmocka_unit_test(test_user_data_without_meta),
 		cmocka_unit_test(test_unknown_event),
 		cmocka_unit_test(test_overrun),

@@ -88,8 +88,17 @@ static void test_init_group0(void **state)
 	assert_int_equal(e->ev, LKET_EV_TASK_NEW);
 	expect_field(&e->sys.f[3], LKET_STRING, "process_name", false);
 
+	e = meta_get(m, 0, 11);
+	assert_non_null(e);
+	assert_string_equal(e->name, "lket.module");
+	assert_int_equal(e->sys.n, 4);
+	expect_field(&e->sys.f[0], LKET_INT64, "base", true);
+	expect_field(&e->sys.f[1], LKET_INT64, "size", false);
+	expect_field(&e->sys.f[2], LKET_STRING, "name", false);
+	expect_field(&e->sys.f[3], LKET_STRING, "build_id", false);
+
 	/* only group 0 is known in advance, and only its catalogue hooks */
-	assert_null(meta_get(m, 0, 11));
+	assert_null(meta_get(m, 0, 12));
 	assert_null(meta_get(m, 1, 1));
 	assert_null(meta_get(m, 2, 1));
 }
@@ -124,6 +133,16 @@ static void test_register_types(void **state)
 	expect_field(&e->sys.f[1], LKET_INT16, "x", false);
 	expect_field(&e->sys.f[2], LKET_INT32, "y", false);
 	expect_field(&e->sys.f[3], LKET_INT64, "z", false);
+
+	/* a call stack: a list of addresses, never one hex number */
+	assert_int_equal(meta_register(m, 5, 12, false, "INT32", "pid"), 0);
+	assert_int_equal(meta_register(m, 5, 12, true, "ADDRS:INT8",
+				       "stack_addr:n"), 0);
+	e = meta_get(m, 5, 12);
+	assert_non_null(e);
+	assert_int_equal(e->user.n, 2);
+	expect_field(&e->user.f[0], LKET_ADDRS, "stack_addr", false);
+	expect_field(&e->user.f[1], LKET_INT8, "n", false);
 
 	/* common_data only */
 	assert_int_equal(meta_register(m, 5, 11, false, "", ""), 0);

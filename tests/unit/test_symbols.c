@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * symbols.c: call stack addresses to symbols, against a small kernel and
+ * module built here with cc from the assembly below: known symbols at
+ * known offsets, the kernel linked at 0xffffffff81000000 and traced at
+ * another address (a KASLR slide), the module (a relocatable object, as a
+ * .ko is) traced at an address of its own.
+ */
+#include "unit.h"
+
+#include "../../b2a/symbols.h"
+
+/* ksys_write: 32 bytes at _stext; do_syscall_64: 64 bytes after it */
+static const char kernel_s[] =
+	"	.section .note.lket, \"a\", @note\n"
+	"	.balign 4\n"
+	"	.long 4, 20, 3\n"		/* namesz, descsz, NT_GNU_BUILD_ID */
+	"	.asciz \"GNU\"\n"
+	"	.fill 20, 1, 0x4b\n"		/* the build ID: 4b4b... */
+	"	.text\n"
+	"	.globl _stext\n"
+	"_stext:\n"
+	"	.globl ksys_write\n"
+	"	.type ksys_write, @function\n"
+	"ksys_write:\n"
+	"	.fill 32, 1, 0x90\n"
+	"	.size ksys_write, 32\n"
+	"	.globl do_syscall_64\n"
+	"	.type do_syscall_64, @function\n"
+	"do_syscall_64:\n"
+	"	.fill 64, 1, 0x90\n"
+	"	.size do_syscall_64, 64\n";
+
+/* mod_a: 16 bytes at the start of .text; mod_b: 16 bytes after it */
+static const char module_s[] =
+	"	.section .note.gnu.build-id, \"a\", @note\n"
+	"	.balign 4\n"
+	"	.long 4, 20, 3\n"
+	"	.asciz \"GNU\"\n"
+	"	.fill 20, 1, 0x4d\n"		/* 4d4d... */
+	"	.text\n"
+	"	.globl mod_a\n"
+	"	.type mod_a, @function\n"
+	"mod_a:\n"
+	"	.fill 16, 1, 0x90\n"
+	"	.size mod_a, 16\n"
+	"	.globl mod_b\n"
+	"	.type mod_b, @function\n"
+	"mod_b:\n"
+	"	.fill 16, 1, 0x90\n"
+	"	.size mod_b, 16\n";
+
+#define KERNEL_ID	"4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b4b"
+#define MODULE_ID	"4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d"
+/* where the trace says they were: not where they were linked */
+#define KERNEL_BASE	0xffffffff9a000000ull	/* _stext at run time */
+#define MODULE_BASE	0xffffffffc0a01000ull	/* the module's text */
+
+static int setup(void **state)
+{
+	char path[PATH_MAX_UNIT], cmd[4 * PATH_MAX_UNIT];
+	FILE *f;
+
+	if (unit_dir_setup(state))
+		return -1;
+	snprintf(path, sizeof(path), "%s/k.s", unit_dir);
+	f = fopen(path, "w");
+
+	if (!f || fputs(kernel_s, f) < 0 || fclose(f))
+		return -1;
+	snprintf(path, sizeof(path), "%s/m.s", unit_dir);
+	f = fopen(path, "w");
+	if (!f || fputs(module_s, f) < 0 || fclose(f))
+		return -1;
+	/* no build ID of the linker's own: the note above is the one */
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && cc -nostdlib -static -no-pie -Wl,--build-id=none "
+		 "-Wl,-Ttext=0xffffffff81000000 -Wl,-e,_stext -o vmlinux k.s && "
+		 "cc -c -o my-mod.ko m.s && cc -c -o other.ko m.s", unit_dir);
+	return system(cmd) ? -1 : 0;
+}
+
+static struct symbols *make(struct diag_log *log, const char *dir)
+{
+	struct symbols_options opt = { .dir = dir, .diag = &log->d };
+	struct symbols *sy;
+
+	diag_log_init(log);
+	assert_int_equal(symbols_new(&sy, &opt), 0);
+	assert_int_equal(symbols_set_release(sy, "9.9.9-test"), 0);
+	return sy;
+}
+
+static const char *lookup(struct symbols *sy, uint64_t addr)
+{
+	const char *sym = "unset";
+
+	assert_int_equal(symbols_lookup(sy, addr, &sym), 0);
+	return sym;
+}
+
+/* The kernel, moved by KASLR: the symbols of its link-time addresses. */
+static void test_kernel_slide(void **state)
+{
+	struct diag_log log;
+	struct symbols *sy = make(&log, unit_dir);
+	const char *first;
+
+	(void)state;
+	assert_int_equal(symbols_add_module(sy, "kernel", KERNEL_BASE, 0x60,
+					    KERNEL_ID), 0);
+	first = lookup(sy, KERNEL_BASE + 5);
+	assert_string_equal(first, "ksys_write+0x5");
+	assert_string_equal(lookup(sy, KERNEL_BASE + 0x20), "do_syscall_64+0x0");
+	assert_string_equal(lookup(sy, KERNEL_BASE + 0x5f), "do_syscall_64+0x3f");
+	/* resolved once: the same text, from the cache */
+	assert_ptr_equal(lookup(sy, KERNEL_BASE + 5), first);
+	assert_int_equal(symbols_cached(sy), 3);
+	assert_int_equal(log.n, 0);
+	symbols_free(sy);
+}
+
+/* A module at a relocated address, its file name with '-' for '_'. */
+static void test_module_relocated(void **state)
+{
+	struct diag_log log;
+	struct symbols *sy = make(&log, unit_dir);
+
+	(void)state;
+	assert_int_equal(symbols_add_module(sy, "kernel", KERNEL_BASE, 0x60,
+					    ""), 0);
+	assert_int_equal(symbols_add_module(sy, "my_mod", MODULE_BASE, 0x20,
+					    MODULE_ID), 0);
+	assert_string_equal(lookup(sy, MODULE_BASE), "mod_a+0x0 [my_mod]");
+	assert_string_equal(lookup(sy, MODULE_BASE + 0x13),
+			    "mod_b+0x3 [my_mod]");
+	/* a build ID the trace does not know is not checked */
+	assert_string_equal(lookup(sy, KERNEL_BASE + 1), "ksys_write+0x1");
+	assert_int_equal(log.n, 0);
+	symbols_free(sy);
+}
+
+/* Outside every module: no symbol, said once for all such addresses. */
+static void test_outside(void **state)
+{
+	struct diag_log log;
+	struct symbols *sy = make(&log, unit_dir);
+
+	(void)state;
+	assert_int_equal(symbols_add_module(sy, "kernel", KERNEL_BASE, 0x60,
+					    KERNEL_ID), 0);
+	assert_null(lookup(sy, 0x1234));
+	assert_null(lookup(sy, KERNEL_BASE + 0x60));	/* just past its end */
+	assert_string_equal(lookup(sy, KERNEL_BASE), "ksys_write+0x0");
+	assert_int_equal(log.n, 1);
+	assert_diag(&log, 0, DIAG_DAMAGE, "", -1,
+		    "call stack address 0x1234 is in no module the trace lists (and maybe others): shown as addresses");
+	symbols_free(sy);
+}
+
+/* Debuginfo of another build: not used, said once. */
+static void test_build_id_mismatch(void **state)
+{
+	struct diag_log log;
+	struct symbols *sy = make(&log, unit_dir);
+	char path[PATH_MAX_UNIT], msg[512];
+
+	(void)state;
+	assert_int_equal(symbols_add_module(sy, "other", MODULE_BASE, 0x20,
+					    KERNEL_ID), 0);
+	assert_null(lookup(sy, MODULE_BASE + 1));
+	assert_null(lookup(sy, MODULE_BASE + 2));
+	assert_int_equal(log.n, 1);
+	snprintf(path, sizeof(path), "%s/other.ko", unit_dir);
+	snprintf(msg, sizeof(msg),
+		 "build ID %s is not the traced other's (%s): its call stack frames are shown as addresses",
+		 MODULE_ID, KERNEL_ID);
+	assert_diag(&log, 0, DIAG_DAMAGE, path, -1, msg);
+	symbols_free(sy);
+}
+
+/* No debuginfo at all: one note for every module, then raw addresses. */
+static void test_no_debuginfo(void **state)
+{
+	struct diag_log log;
+	char empty[PATH_MAX_UNIT], msg[512];
+	struct symbols *sy;
+
+	(void)state;
+	snprintf(empty, sizeof(empty), "%s/none", unit_dir);
+	sy = make(&log, empty);
+	assert_int_equal(symbols_add_module(sy, "kernel", KERNEL_BASE, 0x60,
+					    KERNEL_ID), 0);
+	assert_int_equal(symbols_add_module(sy, "my_mod", MODULE_BASE, 0x20,
+					    MODULE_ID), 0);
+	assert_null(lookup(sy, KERNEL_BASE));
+	assert_null(lookup(sy, KERNEL_BASE + 1));
+	assert_null(lookup(sy, MODULE_BASE + 1));
+	assert_int_equal(log.n, 1);
+	snprintf(msg, sizeof(msg),
+		 "no debuginfo of kernel 9.9.9-test in %s: call stack frames are shown as addresses (install linux-image-9.9.9-test-dbg, or give --debuginfo)",
+		 empty);
+	assert_diag(&log, 0, DIAG_NOTE, "", -1, msg);
+	symbols_free(sy);
+}
+
+/* Debuginfo of the kernel but not of a module: said once, of it. */
+static void test_module_missing(void **state)
+{
+	struct diag_log log;
+	struct symbols *sy = make(&log, unit_dir);
+	char msg[512];
+
+	(void)state;
+	assert_int_equal(symbols_add_module(sy, "kernel", KERNEL_BASE, 0x60,
+					    KERNEL_ID), 0);
+	assert_int_equal(symbols_add_module(sy, "nfsd", MODULE_BASE, 0x20,
+					    ""), 0);
+	assert_null(lookup(sy, MODULE_BASE + 1));
+	assert_null(lookup(sy, MODULE_BASE + 2));
+	assert_string_equal(lookup(sy, KERNEL_BASE), "ksys_write+0x0");
+	assert_int_equal(log.n, 1);
+	snprintf(msg, sizeof(msg),
+		 "no symbols for module nfsd in %s: no debuginfo found for it; its call stack frames are shown as addresses",
+		 unit_dir);
+	assert_diag(&log, 0, DIAG_NOTE, "", -1, msg);
+	symbols_free(sy);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kernel_slide),
+		cmocka_unit_test(test_module_relocated),
+		cmocka_unit_test(test_outside),
+		cmocka_unit_test(test_build_id_mismatch),
+		cmocka_unit_test(test_no_debuginfo),
+		cmocka_unit_test(test_module_missing),
+	};
+
+	return cmocka_run_group_tests(tests, setup, unit_dir_teardown);
+}

@@ -3,6 +3,9 @@
 #   make            build lket-b2a, the generated tapset catalogue, man pages
 #   make check      every test: unit (plain and ASan/UBSan), golden, ctf, db, fuzz,
 #                   catalogue drift, tapset builds, guest tests
+#   make check-stress  every hook under a heavy load in the guest for
+#                   STRESS_SECONDS (default 300; make check runs 60 s)
+#   make fuzz-long  fuzz lket-b2a for FUZZ_SECONDS (default 14400)
 #   make bench      lket-b2a's speed and memory, side by side with its peers,
 #                   and the cost of tracing in the guest (bench/README)
 #   make demo       trace a real workload in the guest, convert it to lket.out
@@ -40,7 +43,7 @@ GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
 	    $(BUILD)/man/lket.5 $(BUILD)/man/lket-b2a.1
 
 .PHONY: all check check-unit check-golden check-ctf check-db check-fuzz check-catalogue \
-	check-tapset check-guest bench demo install clean
+	check-tapset check-guest check-stress fuzz-long bench demo install clean
 
 all: $(BUILD)/lket-b2a $(BUILD)/lket-gen $(GENERATED)
 
@@ -135,6 +138,12 @@ FUZZ_SECONDS ?= 60
 check-fuzz:
 	tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
 
+# Hours of fuzzing, not in make check: FUZZ_SECONDS from the command line
+# or the environment, else 4 hours.  What it finds stays in
+# $(BUILD)/fuzz/corpus for the next run.
+fuzz-long: $(BUILD)/lket-gen
+	tests/fuzz/run.sh $(BUILD) $(if $(filter file,$(origin FUZZ_SECONDS)),14400,$(FUZZ_SECONDS))
+
 check-catalogue: all
 	tests/catalogue/run.sh $(BUILD)
 
@@ -147,6 +156,13 @@ check-guest: all
 	tests/guest-step tests/vm/smoke.sh
 	tests/guest-step tests/transport/run.sh
 	tests/guest-step tests/guest/run.sh $(BUILD)
+
+# Every hook at once under a heavy mixed load (tests/guest/stress.sh); make
+# check runs it for 60 s among the guest tests.
+STRESS_SECONDS ?= 300
+check-stress: all
+	LKET_BUILDDIR=$(abspath $(BUILD)) STRESS_SECONDS=$(STRESS_SECONDS) \
+		tests/guest-step tests/guest/stress.sh
 
 $(BUILD)/bench-loop: bench/loop.c
 	@mkdir -p $(@D)

@@ -84,6 +84,9 @@ for w in iosyscall aio netdev; do
 	$cc -std=gnu11 -O1 -Wall -Wextra -Werror -o "$w" "$here/workloads/$w.c" ||
 		fail "cannot build workload $w"
 done
+# 32-bit too: x86-64 has no _llseek but for 32-bit programs (gcc-multilib)
+$cc -m32 -static -std=gnu11 -O1 -Wall -Wextra -Werror -o iosyscall32 \
+	"$here/workloads/iosyscall.c" || fail "cannot build the 32-bit iosyscall workload (gcc-multilib)"
 $cc -std=gnu11 -O2 -Wall -Wextra -Werror -static -o nfswl "$here/workloads/nfs.c" ||
 	fail "cannot build the nfs workload"
 $cc -std=c11 -O2 -Wall -Wextra -Werror -static -o workload "$top/tests/tapset/workload.c" ||
@@ -135,6 +138,7 @@ setpriv --reuid=65534 --regid=65534 --clear-groups stress-ng --exec 1 \
 	while running; do
 		sh "$W/disk.sh" /mnt/lket/io || say "disk workload failed"
 		"$W/iosyscall" /mnt/lket >/dev/null || say "iosyscall workload failed"
+		"$W/iosyscall32" /mnt/lket >/dev/null || say "iosyscall (32-bit) workload failed"
 		"$W/aio" /mnt/lket >/dev/null || say "aio workload failed"
 		"$W/netdev" 127.0.0.1 700 >/dev/null || say "netdev workload failed"
 		(cd /run && "$W/workload" stress >/dev/null) || say "tapset workload failed"
@@ -249,7 +253,7 @@ fi
 
 # ---- the kernel log: the console and the guest's dmesg
 trouble='Oops|BUG:|WARNING:|kernel BUG|general protection fault|Call Trace|lockdep|possible recursive locking|circular locking dependency|inconsistent lock state|suspicious RCU usage|rcu_(sched|preempt) (self-)?detected stall|rcu: INFO|self-detected stall|soft lockup|hard LOCKUP|blocked for more than|hung_task|scheduling while atomic|sleeping function called from invalid context|list_(add|del) corruption|UBSAN|stack-protector|double fault'
-if grep -Ehi "$trouble" "$res/console.log" "$res/dmesg" 2>/dev/null | sort -u >kernel-trouble.txt &&
+if grep -Eh "$trouble" "$res/console.log" "$res/dmesg" 2>/dev/null | sort -u >kernel-trouble.txt &&
    [ -s kernel-trouble.txt ]; then
 	bad "kernel log: $(head -n 5 kernel-trouble.txt | tr '\n' '|')"
 else

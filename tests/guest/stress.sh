@@ -226,8 +226,11 @@ mount -t ext4 /dev/$dev /mnt/lket || { echo "mount of the disk failed"; exit 1; 
 echo mq-deadline >/sys/block/$dev/queue/scheduler || echo "mq-deadline failed"
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
 for m in sunrpc lockd nfsd nfs nfsv3 nfsv4; do modprobe $m || echo "modprobe $m failed"; done
-# a task blocked for 30 s is a hang here (the kernel reports it)
-echo 30 >/proc/sys/kernel/hung_task_timeout_secs
+# hung tasks: the kernel's own threshold (120 s).  30 s was tried: under
+# emulation, with the host busy, an fadvise() waited 31 s for
+# lru_add_drain_all()'s mutex behind the drop_caches of the NFS reader and
+# then went on: slow, not hung.
+[ "$(cat /proc/sys/kernel/hung_task_timeout_secs)" != 0 ] || echo "hung task detection is off"
 EOS
 	echo "cd /run"
 	echo "'$top/tools/lket-run-traced' -o \"\$R/t\" -p \"\$R/consumer\" \"\$W/lket_stress.ko\" -- sh \"\$W/load.sh\" >\"\$R/run.out\" 2>&1"

@@ -230,7 +230,8 @@ for m in sunrpc lockd nfsd nfs nfsv3 nfsv4; do modprobe $m || echo "modprobe $m 
 # emulation, with the host busy, an fadvise() waited 31 s for
 # lru_add_drain_all()'s mutex behind the drop_caches of the NFS reader and
 # then went on: slow, not hung.
-[ "$(cat /proc/sys/kernel/hung_task_timeout_secs)" != 0 ] || echo "hung task detection is off"
+[ "$(cat /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null || echo 0)" != 0 ] ||
+	echo "hung task detection failed: it is off in this kernel"
 EOS
 	echo "cd /run"
 	echo "'$top/tools/lket-run-traced' -o \"\$R/t\" -p \"\$R/consumer\" \"\$W/lket_stress.ko\" -- sh \"\$W/load.sh\" >\"\$R/run.out\" 2>&1"

@@ -259,7 +259,7 @@ if [ $rc = 0 ]; then
 	ok "guest: ran ${seconds} s of load in a ${guest_s} s boot; lket-vm found no panic, Oops, BUG or WARNING"
 else
 	tail -n 40 guest.out
-	cat "$res/job.log" 2>/dev/null | tail -n 40
+	tail -n 40 "$res/job.log" 2>/dev/null
 	bad "guest: lket-vm status $rc"
 fi
 

@@ -95,16 +95,13 @@ $cc -std=gnu11 -O2 -Wall -Wextra -Werror -static -o nfswl "$here/workloads/nfs.c
 $cc -std=c11 -O2 -Wall -Wextra -Werror -static -o workload "$top/tests/tapset/workload.c" ||
 	fail "cannot build tests/tapset/workload.c"
 t0=$(date +%s)
-# -s 1: buffers of 1 MiB a CPU (16 by default), which the load fills
-# while the consumer is stopped (below): the records dropped then must be
-# counted alike by the module and by lket-b2a.
 # STP_NO_OVERLOAD: under emulation the handlers of every hook at once
 # take more than SystemTap's overload guard allows (half of each CPU's
 # cycles, measured: 70% in a 300 s run), and it stops the module in the
 # middle of the load ("probe overhead exceeded threshold"), as in
 # bench/guest.sh.
 # shellcheck disable=SC2086 # LKET_STAP_EXTRA: more stap options
-"$top/tools/lket-stap" -s 1 -DSTP_NO_OVERLOAD ${LKET_STAP_EXTRA:-} -p4 -m lket_stress \
+"$top/tools/lket-stap" -DSTP_NO_OVERLOAD ${LKET_STAP_EXTRA:-} -p4 -m lket_stress \
 	-e 'probe addevent.* {}' >stap.out 2>stap.err ||
 	{ cat stap.err; fail "cannot build the all-hooks module"; }
 ok "build: the all-hooks module, $(wc -c <lket_stress.ko) bytes, in $(($(date +%s) - t0)) s"
@@ -249,7 +246,10 @@ for m in sunrpc lockd nfsd nfs nfsv3 nfsv4; do modprobe $m || echo "modprobe $m 
 	echo "hung task detection failed: it is off in this kernel"
 EOS
 	echo "cd /run"
-	echo "'$top/tools/lket-run-traced' -o \"\$R/t\" -p \"\$R/consumer\" \"\$W/lket_stress.ko\" -- sh \"\$W/load.sh\" >\"\$R/run.out\" 2>&1"
+	# buffers of 1 MiB a CPU (16 by default), which the load fills while
+	# the consumer is stopped (load.sh): the records dropped then must be
+	# counted alike by the module and by lket-b2a
+	echo "'$top/tools/lket-run-traced' -b 1 -o \"\$R/t\" -p \"\$R/consumer\" \"\$W/lket_stress.ko\" -- sh \"\$W/load.sh\" >\"\$R/run.out\" 2>&1"
 	cat <<'EOS'
 echo "run status $?"
 if grep -q '^lket_stress ' /proc/modules; then

@@ -3,6 +3,9 @@
 #   make            build lket-b2a, the generated tapset catalogue, man pages
 #   make check      every test: unit (plain and ASan/UBSan), golden, ctf, svg, db, fuzz,
 #                   catalogue drift, tapset builds, guest tests
+#   make check-stress  every hook under a heavy load in the guest for
+#                   STRESS_SECONDS (default 300; make check runs 60 s)
+#   make fuzz-long  fuzz lket-b2a for FUZZ_SECONDS (default 14400)
 #   make bench      lket-b2a's speed and memory, side by side with its peers,
 #                   and the cost of tracing in the guest (bench/README)
 #   make demo       trace a real workload in the guest, convert it to lket.out
@@ -41,7 +44,7 @@ GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
 
 .PHONY: all check check-unit check-golden check-ctf check-svg check-svg-big check-db \
 	check-fuzz check-rt check-rt-core check-catalogue check-tapset check-guest \
-	bench demo install clean
+	check-stress fuzz-long bench demo install clean
 
 all: $(BUILD)/lket-b2a $(BUILD)/lket-gen $(GENERATED)
 
@@ -150,6 +153,12 @@ FUZZ_SECONDS ?= 60
 check-fuzz:
 	tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
 
+# Hours of fuzzing, not in make check: FUZZ_SECONDS from the command line
+# or the environment, else 4 hours.  What it finds stays in
+# $(BUILD)/fuzz/corpus for the next run.
+fuzz-long: $(BUILD)/lket-gen
+	tests/fuzz/run.sh $(BUILD) $(if $(filter file,$(origin FUZZ_SECONDS)),14400,$(FUZZ_SECONDS))
+
 check-catalogue: all
 	tests/catalogue/run.sh $(BUILD)
 
@@ -172,6 +181,13 @@ check-rt:
 
 check-rt-core:
 	LKET_GUEST_TESTS="core nfs" $(MAKE) check-rt
+
+# Every hook at once under a heavy mixed load (tests/guest/stress.sh); make
+# check runs it for 60 s among the guest tests.
+STRESS_SECONDS ?= 300
+check-stress: all
+	LKET_BUILDDIR=$(abspath $(BUILD)) STRESS_SECONDS=$(STRESS_SECONDS) \
+		tests/guest-step tests/guest/stress.sh
 
 $(BUILD)/bench-loop: bench/loop.c
 	@mkdir -p $(@D)

@@ -68,12 +68,21 @@ static int grow(struct procmap *pm)
 int procmap_set(struct procmap *pm, uint32_t tid, int32_t pid,
 		const char *comm, size_t comm_len)
 {
+	char name[PROC_COMM_LEN];
 	struct proc *p;
 	int ret;
 
 	/* tid 0 is the idle task of every CPU: nothing to remember */
 	if (!tid)
 		return 0;
+	/* comm may be in the table (a fork's parent): copy it before growing
+	 * frees the table */
+	if (comm) {
+		if (comm_len > PROC_COMM_LEN)
+			comm_len = PROC_COMM_LEN;
+		memcpy(name, comm, comm_len);
+		comm = name;
+	}
 	if ((pm->used + 1) * 2 > pm->mask) {
 		ret = grow(pm);
 		if (ret)
@@ -90,8 +99,6 @@ int procmap_set(struct procmap *pm, uint32_t tid, int32_t pid,
 	if (pid >= 0)
 		p->pid = pid;
 	if (comm) {
-		if (comm_len > PROC_COMM_LEN)
-			comm_len = PROC_COMM_LEN;
 		memcpy(p->comm, comm, comm_len);
 		p->comm_len = (uint8_t)comm_len;
 	}

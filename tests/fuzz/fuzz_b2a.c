@@ -2,26 +2,32 @@
 /*
  * libFuzzer target for lket-b2a's reader, decoder and outputs: the input's
  * first byte chooses the output (text, text with --delta, JSON Lines, CSV,
- * the --stat summary or the --timechart SVG into /dev/null, or SQLite
- * into a temporary file removed afterwards), its second byte where the
- * rest is split into two per-CPU files, and the whole conversion runs
- * on them.  Any crash, sanitizer report or leak is a bug; damage reports
- * and refusals are expected and ignored.
+ * the --stat summary, the --timechart SVG and the --report latency
+ * report into /dev/null, SQLite into a temporary file, or CTF into a
+ * temporary folder, both removed afterwards), its second byte where the
+ * rest is split into two per-CPU files, and the whole conversion runs on
+ * them.  Any crash, sanitizer report or leak is a bug; damage reports and
+ * refusals are expected and ignored.
  */
+#include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "../../b2a/convert.h"
 #include "../../b2a/output.h"
+#include "../../b2a/report.h"
 
 enum {
 	OUT_TEXT, OUT_JSON, OUT_CSV, OUT_SQLITE, OUT_DELTA, OUT_STAT,
-	OUT_TIMECHART, OUT_COUNT
+	OUT_TIMECHART, OUT_REPORT, OUT_CTF,
+	OUT_COUNT
 };
 
 static int memfile(const uint8_t *data, size_t size, char *path, size_t len)
@@ -39,9 +45,32 @@ static int memfile(const uint8_t *data, size_t size, char *path, size_t len)
 	return fd;
 }
 
-/* The output the first byte asks for; *made: db was created, to remove. */
+/* Removes the folder of a CTF export and the files in it. */
+static void remove_dir(const char *dir)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (d) {
+		while ((e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+/*
+ * The output the first byte asks for; *made: db (a file) or ctf (a
+ * folder) was created, to remove.
+ */
 static int make_output(struct output **out, uint8_t which, int null,
-		       struct sqlite_options *sq, char *db, bool *made)
+		       struct sqlite_options *sq, char *db, char *ctf,
+		       bool *made)
 {
 	static const struct text_options opt = { .time = TIME_WALL };
 	static const struct text_options delta = { .time = TIME_REL,
@@ -59,6 +88,11 @@ static int make_output(struct output **out, uint8_t which, int null,
 		return output_stat_new(out, null, &opt);
 	case OUT_TIMECHART:
 		return output_timechart_new(out, null, 4, 0);
+	case OUT_CTF:
+		if (!mkdtemp(ctf))
+			return -1;
+		*made = true;
+		return output_ctf_new(out, ctf, true);
 	case OUT_SQLITE:
 		fd = mkstemp(db);
 		if (fd < 0)
@@ -78,8 +112,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct diag diag = { 0 };
 	struct sqlite_options sq = { .diag = &diag };
+	struct convert_options copt = { 0 };
 	struct convert_stats stats;
 	char p0[64], p1[64], db[] = "/tmp/lket-fuzz-XXXXXX";
+	char ctf[] = "/tmp/lket-fuzz-ctf-XXXXXX";
 	const char *paths[2] = { p0, p1 };
 	struct output *out;
 	size_t split;
@@ -92,12 +128,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fd0 = memfile(data + 2, split, p0, sizeof(p0));
 	fd1 = memfile(data + 2 + split, size - 2 - split, p1, sizeof(p1));
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	/* the latency report goes with the text output, as --report */
+	if (data[0] % OUT_COUNT == OUT_REPORT && report_new(&copt.report))
+		copt.report = NULL;
 	if (fd0 >= 0 && fd1 >= 0 && null >= 0 &&
-	    !make_output(&out, data[0], null, &sq, db, &made)) {
-		convert(paths, 2, out, &diag, &stats);
+	    !make_output(&out, data[0], null, &sq, db, ctf, &made)) {
+		if (!convert_ex(paths, 2, out, &diag, &stats, &copt) &&
+		    copt.report)
+			report_write(copt.report, null);
 		out->ops->free(out);
 	}
-	if (made)
+	report_free(copt.report);
+	if (made && data[0] % OUT_COUNT == OUT_CTF)
+		remove_dir(ctf);
+	else if (made)
 		unlink(db);
 	if (fd0 >= 0)
 		close(fd0);

@@ -2,7 +2,8 @@
 # run.sh [BUILD]: the tapset tests that need no guest: the documentation
 # of every alias, the hook list, one build test per group of the
 # catalogue ("probe addevent.GROUP {}", stap -p4 for the guest kernel) and
-# one of every hook at once ("probe addevent.* {}").
+# one of every hook at once ("probe addevent.* {}"), and the messages a
+# wrong use of the tapset gets at build time (baduse).
 # The guest tests are tests/guest/run.sh's.
 here=$(cd "$(dirname "$0")" && pwd)
 [ -n "${1:-}" ] && LKET_BUILDDIR=$(cd "$1" && pwd) && export LKET_BUILDDIR
@@ -20,6 +21,7 @@ run doc
 run list
 run modules
 run native
+run baduse
 for g in $("$build/lket-gencat" groups); do
 	[ "$g" = lket ] || run build-group "$g"
 done

@@ -101,6 +101,28 @@ static void test_long_comm(void **state)
 	assert_memory_equal(p->comm, name, PROC_COMM_LEN);
 }
 
+/*
+ * A fork: the child takes its parent's name, read from the map itself,
+ * while the map grows (a trace of thousands of forks, tests/guest/stress.sh).
+ */
+static void test_name_from_map_while_growing(void **state)
+{
+	struct procmap *pm = *state;
+	const struct proc *parent;
+	uint32_t tid;
+
+	assert_int_equal(procmap_set(pm, 1, 1, "stress-ng-fork", 14), 0);
+	for (tid = 2; tid <= 5000; tid++) {
+		parent = procmap_get(pm, 1);
+		assert_non_null(parent);
+		assert_int_equal(procmap_set(pm, tid, (int32_t)tid,
+					     parent->comm, parent->comm_len), 0);
+	}
+	assert_true(pm->mask + 1 > 2 * 5000);
+	for (tid = 1; tid <= 5000; tid++)
+		expect_proc(pm, tid, (int32_t)tid, "stress-ng-fork");
+}
+
 static void test_tid0(void **state)
 {
 	struct procmap *pm = *state;
@@ -118,6 +140,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_partial, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_long_comm, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_name_from_map_while_growing,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tid0, setup, teardown),
 	};
 

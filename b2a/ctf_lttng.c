@@ -169,27 +169,10 @@ bool lttng_has_field(const struct lttng_event *l, const char *name)
 	return false;
 }
 
-static const struct value *field_of(const struct event *ev, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; name && i < ev->nvalues; i++)
-		if (!strcmp(ev->v[i].f->name, name))
-			return &ev->v[i];
-	return NULL;
-}
-
-static int64_t int_of(const struct event *ev, const char *name)
-{
-	const struct value *v = field_of(ev, name);
-
-	return v && v->f->type != LKET_STRING ? v->i : 0;
-}
-
 /* Device numbers and flags: as unsigned as the kernel has them. */
 static uint64_t unsigned_of(const struct event *ev, const char *name)
 {
-	const struct value *v = field_of(ev, name);
+	const struct value *v = event_value(ev, name);
 
 	return v && v->f->type != LKET_STRING ? value_unsigned(v) : 0;
 }
@@ -246,7 +229,7 @@ void lttng_value(const struct lttng_field *f, const struct event *ev,
 	*v = (struct lttng_value){ .s = "" };
 	switch (f->source) {
 	case LTTNG_FROM_FIELD:
-		x = field_of(ev, f->from);
+		x = event_value(ev, f->from);
 		if (x && x->f->type == LKET_STRING && x->s) {
 			v->s = x->s;
 			v->slen = x->slen;
@@ -255,7 +238,7 @@ void lttng_value(const struct lttng_field *f, const struct event *ev,
 		}
 		break;
 	case LTTNG_COMM_OF_FIELD:
-		set_comm(v, procmap_get(procs, (uint32_t)int_of(ev, f->from)));
+		set_comm(v, procmap_get(procs, (uint32_t)event_int(ev, f->from, 0)));
 		break;
 	case LTTNG_CONSTANT:
 		v->i = f->constant;

@@ -130,13 +130,19 @@ int decode_record(const struct meta *m, const struct stream *s,
 	return ret;
 }
 
-int64_t event_int(const struct event *ev, const char *name, int64_t missing)
+const struct value *event_value(const struct event *ev, const char *name)
 {
 	unsigned int i;
 
-	for (i = 0; i < ev->nvalues; i++)
+	for (i = 0; name && i < ev->nvalues; i++)
 		if (!strcmp(ev->v[i].f->name, name))
-			return ev->v[i].f->type != LKET_STRING ? ev->v[i].i :
-			       missing;
-	return missing;
+			return &ev->v[i];
+	return NULL;
+}
+
+int64_t event_int(const struct event *ev, const char *name, int64_t missing)
+{
+	const struct value *v = event_value(ev, name);
+
+	return v && v->f->type != LKET_STRING ? v->i : missing;
 }

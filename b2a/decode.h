@@ -69,5 +69,7 @@ int decode_record(const struct meta *m, const struct stream *s,
 
 /* The integer field named name of ev, or missing if it has none. */
 int64_t event_int(const struct event *ev, const char *name, int64_t missing);
+/* The value of the field named name, NULL if the event has none. */
+const struct value *event_value(const struct event *ev, const char *name);
 
 #endif

@@ -150,23 +150,6 @@ static void emit(struct chart *c, const char *fmt, ...)
 
 /* ---- what the events say ----------------------------------------------- */
 
-static const struct value *field(const struct event *ev, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < ev->nvalues; i++)
-		if (!strcmp(ev->v[i].f->name, name))
-			return &ev->v[i];
-	return NULL;
-}
-
-static int64_t int_field(const struct event *ev, const char *name,
-			 int64_t missing)
-{
-	const struct value *v = field(ev, name);
-
-	return v && v->f->type != LKET_STRING ? v->i : missing;
-}
 
 static struct task *task_get(struct chart *c, uint32_t tid)
 {
@@ -284,8 +267,8 @@ static void cpu_switch(struct chart *c, unsigned int cpu, uint64_t ts,
 
 static void on_ctxswitch(struct chart *c, const struct event *ev, uint64_t ts)
 {
-	uint32_t prev = (uint32_t)int_field(ev, "prev_pid", 0);
-	uint32_t next = (uint32_t)int_field(ev, "next_pid", 0);
+	uint32_t prev = (uint32_t)event_int(ev, "prev_pid", 0);
+	uint32_t next = (uint32_t)event_int(ev, "next_pid", 0);
 	struct task *t;
 
 	cpu_switch(c, ev->cpu, ts, next);
@@ -293,7 +276,7 @@ static void on_ctxswitch(struct chart *c, const struct event *ev, uint64_t ts)
 	if (t) {
 		task_account(c, t, ts);
 		/* TASK_RUNNING (0) when switched out: preempted */
-		t->sched = int_field(ev, "prev_state", 1) ? S_SLEEPING :
+		t->sched = event_int(ev, "prev_state", 1) ? S_SLEEPING :
 			   S_WAITING;
 	}
 	t = task_active(c, next);
@@ -306,8 +289,8 @@ static void on_ctxswitch(struct chart *c, const struct event *ev, uint64_t ts)
 static int dev_lane(struct chart *c, enum req_source source,
 		    const struct event *ev)
 {
-	int major = (int)int_field(ev, "disk_major", -1);
-	int minor = (int)int_field(ev, "disk_minor", -1);
+	int major = (int)event_int(ev, "disk_major", -1);
+	int minor = (int)event_int(ev, "disk_minor", -1);
 	unsigned int i;
 
 	for (i = 0; i < c->ndevs; i++)
@@ -331,7 +314,7 @@ static int dev_lane(struct chart *c, enum req_source source,
 static int on_request_start(struct chart *c, enum req_source source,
 			    const struct event *ev, struct task *t, uint64_t ts)
 {
-	uint64_t addr = (uint64_t)int_field(ev, "request_addr", 0);
+	uint64_t addr = (uint64_t)event_int(ev, "request_addr", 0);
 	struct u64map_slot *slot = u64map_find(&c->pending[source], addr);
 	struct request *r;
 	uint32_t idx;
@@ -363,7 +346,7 @@ static int on_request_start(struct chart *c, enum req_source source,
 static void on_request_end(struct chart *c, enum req_source source,
 			   const struct event *ev, uint64_t ts)
 {
-	uint64_t addr = (uint64_t)int_field(ev, "request_addr", 0);
+	uint64_t addr = (uint64_t)event_int(ev, "request_addr", 0);
 	struct u64map_slot *slot = u64map_find(&c->pending[source], addr);
 	struct request *r;
 	uint32_t idx;
@@ -405,7 +388,7 @@ static int on_rpc_start(struct chart *c, struct task *t,
 			const struct event *ev, const char *name_field,
 			bool server, uint64_t ts)
 {
-	const struct value *v = field(ev, name_field);
+	const struct value *v = event_value(ev, name_field);
 	int lane;
 
 	if (!t)
@@ -466,9 +449,9 @@ static int tchart_event(struct output *o, const struct event *ev,
 	case LKET_EV_PROCESS_FORK:
 		if (t)
 			task_mark(c, t, ts, TC_FORK);
-		other = task_active(c, (uint32_t)int_field(ev, "new_tid", 0));
+		other = task_active(c, (uint32_t)event_int(ev, "new_tid", 0));
 		if (other && t) {
-			other->pid = (int32_t)int_field(ev, "new_pid", -1);
+			other->pid = (int32_t)event_int(ev, "new_pid", -1);
 			memcpy(other->comm, t->comm, sizeof(t->comm));
 		}
 		break;
@@ -479,7 +462,7 @@ static int tchart_event(struct output *o, const struct event *ev,
 	case LKET_EV_SIGNAL_SEND_ENTRY:
 		if (t)
 			task_mark(c, t, ts, TC_SIG_SENT);
-		other = task_active(c, (uint32_t)int_field(ev, "pid", 0));
+		other = task_active(c, (uint32_t)event_int(ev, "pid", 0));
 		if (other)
 			task_mark(c, other, ts, TC_SIG_RECV);
 		break;

@@ -59,28 +59,9 @@ struct source {
 	uint64_t total, count;
 };
 
-static const struct value *value_named(const struct event *ev,
-				       const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < ev->nvalues; i++)
-		if (!strcmp(ev->v[i].f->name, name))
-			return &ev->v[i];
-	return NULL;
-}
-
-static int64_t int_named(const struct event *ev, const char *name,
-			 int64_t missing)
-{
-	const struct value *v = value_named(ev, name);
-
-	return v && v->f->type != LKET_STRING ? v->i : missing;
-}
-
 static const char *str_named(const struct event *ev, const char *name)
 {
-	const struct value *v = value_named(ev, name);
+	const struct value *v = event_value(ev, name);
 
 	/* strings decoded from a record are NUL-terminated in place */
 	return v && v->f->type == LKET_STRING ? v->s : NULL;
@@ -129,8 +110,8 @@ static void apply_module(struct source *c, const struct stream *s)
 	if (!c->symbols)
 		return;
 	ret = symbols_add_module(c->symbols, name,
-				 (uint64_t)int_named(ev, "base", 0),
-				 (uint64_t)int_named(ev, "size", 0),
+				 (uint64_t)event_int(ev, "base", 0),
+				 (uint64_t)event_int(ev, "size", 0),
 				 str_named(ev, "build_id"));
 	if (ret == -ENOMEM)
 		c->error = ret;
@@ -175,9 +156,9 @@ static int on_named_task(struct source *c, const struct event *ev,
 {
 	const char *comm = str_named(ev, "process_name");
 
-	*tid = (uint32_t)int_named(ev, "tid", 0);
-	*ppid = (int32_t)int_named(ev, "ppid", -1);
-	return procmap_set(&c->procs, *tid, (int32_t)int_named(ev, "pid", -1),
+	*tid = (uint32_t)event_int(ev, "tid", 0);
+	*ppid = (int32_t)event_int(ev, "ppid", -1);
+	return procmap_set(&c->procs, *tid, (int32_t)event_int(ev, "pid", -1),
 			   comm, comm ? strlen(comm) : 0);
 }
 
@@ -187,10 +168,10 @@ static int on_fork(struct source *c, const struct event *ev,
 	/* the child starts with its parent's name */
 	const struct proc *parent = procmap_get(&c->procs, ev->tid);
 
-	*tid = (uint32_t)int_named(ev, "new_tid", 0);
-	*ppid = (int32_t)int_named(ev, "ppid", -1);
+	*tid = (uint32_t)event_int(ev, "new_tid", 0);
+	*ppid = (int32_t)event_int(ev, "ppid", -1);
 	return procmap_set(&c->procs, *tid,
-			   (int32_t)int_named(ev, "new_pid", -1),
+			   (int32_t)event_int(ev, "new_pid", -1),
 			   parent && parent->comm_len ? parent->comm : NULL,
 			   parent ? parent->comm_len : 0);
 }
@@ -206,7 +187,7 @@ static int on_execve(struct source *c, const struct event *ev,
 	/* comm is the last path component, as the kernel's */
 	if (strrchr(comm, '/'))
 		comm = strrchr(comm, '/') + 1;
-	return procmap_set(&c->procs, *tid, (int32_t)int_named(ev, "pid", -1),
+	return procmap_set(&c->procs, *tid, (int32_t)event_int(ev, "pid", -1),
 			   comm, strlen(comm));
 }
 
@@ -217,10 +198,10 @@ static int on_task_exec(struct source *c, const struct event *ev,
 	const char *comm = str_named(ev, "filename");
 
 	(void)ppid;
-	*tid = (uint32_t)int_named(ev, "tid", 0);
+	*tid = (uint32_t)event_int(ev, "tid", 0);
 	if (comm && strrchr(comm, '/'))
 		comm = strrchr(comm, '/') + 1;
-	return procmap_set(&c->procs, *tid, (int32_t)int_named(ev, "pid", -1),
+	return procmap_set(&c->procs, *tid, (int32_t)event_int(ev, "pid", -1),
 			   comm, comm ? strlen(comm) : 0);
 }
 
@@ -230,8 +211,8 @@ static int on_task_other(struct source *c, const struct event *ev,
 	const char *comm = str_named(ev, "process_name");
 
 	(void)ppid;
-	*tid = (uint32_t)int_named(ev, "tid", 0);
-	return procmap_set(&c->procs, *tid, (int32_t)int_named(ev, "pid", -1),
+	*tid = (uint32_t)event_int(ev, "tid", 0);
+	return procmap_set(&c->procs, *tid, (int32_t)event_int(ev, "pid", -1),
 			   comm, comm ? strlen(comm) : 0);
 }
 
@@ -310,11 +291,11 @@ static void apply_meta(struct source *c, const struct stream *s)
 		return;
 	}
 	if (ev->hook == LKET_HOOK_PACKET) {
-		apply_packet(c, s, int_named(ev, "discarded", 0));
+		apply_packet(c, s, event_int(ev, "discarded", 0));
 		return;
 	}
 	if (ev->hook == LKET_HOOK_TRACE_HEADER) {
-		int64_t version = int_named(ev, "version", 0);
+		int64_t version = event_int(ev, "version", 0);
 
 		if (version != LKET_FORMAT_VERSION &&
 		    version != LKET_FORMAT_VERSION_GLOBAL_SEQ)
@@ -326,7 +307,7 @@ static void apply_meta(struct source *c, const struct stream *s)
 			      LKET_FORMAT_VERSION);
 		c->seq_per_cpu = version == LKET_FORMAT_VERSION;
 		c->info.have_header = true;
-		c->info.wall_offset = int_named(ev, "wall_offset", 0);
+		c->info.wall_offset = event_int(ev, "wall_offset", 0);
 		copy_string(c->info.clock, sizeof(c->info.clock),
 			    str_named(ev, "clock"));
 		copy_string(c->info.kernel, sizeof(c->info.kernel),
@@ -351,8 +332,8 @@ static void apply_meta(struct source *c, const struct stream *s)
 		apply_task(c);
 		return;
 	}
-	g = int_named(ev, "grpid", -1) & 0xff;
-	h = int_named(ev, "hookid", -1) & 0xff;
+	g = event_int(ev, "grpid", -1) & 0xff;
+	h = event_int(ev, "hookid", -1) & 0xff;
 	switch (ev->hook) {
 	case LKET_HOOK_REGUSREVT:
 		what = "register_user_event";

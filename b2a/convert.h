@@ -19,7 +19,10 @@ struct convert_stats {
 	uint64_t filtered;	/* decoded, but filtered out */
 	uint64_t meta;		/* metadata records */
 	uint64_t lost;		/* flushes missing from the sequence */
-	uint64_t dropped;	/* records the tracer dropped (packets) */
+	uint64_t dropped;	/* records the tracer dropped (packets, and
+				   lket.cpu_end past the last packet) */
+	uint64_t missing;	/* records written, in no file (lket.cpu_end) */
+	uint64_t skipped;	/* probe hits SystemTap skipped (trace_end) */
 	uint64_t bytes;		/* read from the files */
 	size_t files;		/* read; others were skipped */
 };

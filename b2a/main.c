@@ -1191,6 +1191,12 @@ static int exit_status(const struct options *o, const struct reporter *rep,
 	if (res->stats.dropped && !rep->quiet)
 		fprintf(stderr, "lket-b2a: %llu records dropped by the tracer\n",
 			(unsigned long long)res->stats.dropped);
+	if (res->stats.missing && !rep->quiet)
+		fprintf(stderr, "lket-b2a: %llu records written by the tracer missing from the files\n",
+			(unsigned long long)res->stats.missing);
+	if (res->stats.skipped && !rep->quiet)
+		fprintf(stderr, "lket-b2a: %llu probe hits skipped by SystemTap\n",
+			(unsigned long long)res->stats.skipped);
 	return rep->d.damage ? 1 : 0;
 }
 

@@ -29,6 +29,9 @@ struct trace_info {
 	const struct procmap *procs;
 	const char *const *files;	/* read, in the order given */
 	size_t nfiles;
+	/* known at finish, from the trace's end (format version 3): records
+	 * written that no file holds, probe hits SystemTap skipped */
+	uint64_t missing, skipped;
 };
 
 struct report;

@@ -13,6 +13,7 @@
 #include "meta.h"
 #include "procmap.h"
 #include "report.h"
+#include "endcheck.h"
 #include "seqtrack.h"
 #include "source.h"
 #include "symbols.h"
@@ -31,7 +32,9 @@ struct source {
 	struct procmap procs;
 	struct seqtrack seq;	/* format version 1: one for all files */
 	struct seqrun *runs;	/* version 2: one per file (stream order) */
-	bool seq_per_cpu;	/* the trace header says version 2 */
+	bool seq_per_cpu;	/* the trace header says version 2 or 3 */
+	bool end_expected;	/* ... 3: the trace ends with lket.trace_end */
+	struct endcheck end;	/* the files against that end */
 	struct trace_info info;
 	struct output *out;
 	struct diag *diag;
@@ -97,6 +100,7 @@ static void apply_packet(struct source *c, const struct stream *s,
 	if (discarded <= 0)
 		return;
 	c->stats->dropped += g.records;
+	endcheck_packet(&c->end, LKET_ID_CPU(s->rec.id), g.records);
 	on_gap(c, &g);
 }
 
@@ -263,6 +267,19 @@ static void apply_task(struct source *c)
 }
 
 /*
+ * Records the tracer counts in lket.cpu_end: all but packet records and
+ * the end's own.
+ */
+static bool is_counted(const struct record *r)
+{
+	unsigned int hook = LKET_ID_HOOK(r->id);
+
+	return LKET_ID_GROUP(r->id) != LKET_GROUP_LKET ||
+	       (hook != LKET_HOOK_PACKET && hook != LKET_HOOK_CPU_END &&
+		hook != LKET_HOOK_TRACE_END);
+}
+
+/*
  * Metadata proper, read ahead of the events: group 0 but for the task
  * records, which are in time order with the events they name.
  */
@@ -297,15 +314,17 @@ static void apply_meta(struct source *c, const struct stream *s)
 	if (ev->hook == LKET_HOOK_TRACE_HEADER) {
 		int64_t version = event_int(ev, "version", 0);
 
-		if (version != LKET_FORMAT_VERSION &&
-		    version != LKET_FORMAT_VERSION_GLOBAL_SEQ)
+		if (version < LKET_FORMAT_VERSION_GLOBAL_SEQ ||
+		    version > LKET_FORMAT_VERSION)
 			diagf(c->diag, DIAG_DAMAGE, s->path,
 			      (int64_t)s->rec.offset,
-			      "trace format version %lld, this lket-b2a reads %d and %d",
+			      "trace format version %lld, this lket-b2a reads %d to %d",
 			      (long long)version,
 			      LKET_FORMAT_VERSION_GLOBAL_SEQ,
 			      LKET_FORMAT_VERSION);
-		c->seq_per_cpu = version == LKET_FORMAT_VERSION;
+		c->seq_per_cpu = version == LKET_FORMAT_VERSION_FRAMES ||
+				 version == LKET_FORMAT_VERSION;
+		c->end_expected = version == LKET_FORMAT_VERSION;
 		c->info.have_header = true;
 		c->info.wall_offset = event_int(ev, "wall_offset", 0);
 		copy_string(c->info.clock, sizeof(c->info.clock),
@@ -319,6 +338,18 @@ static void apply_meta(struct source *c, const struct stream *s)
 	}
 	if (ev->hook == LKET_HOOK_MODULE) {
 		apply_module(c, s);
+		return;
+	}
+	if (ev->hook == LKET_HOOK_CPU_END) {
+		endcheck_cpu_end(&c->end, event_int(ev, "cpu", -1),
+				 (uint64_t)event_int(ev, "records", 0),
+				 (uint64_t)event_int(ev, "dropped", 0));
+		return;
+	}
+	if (ev->hook == LKET_HOOK_TRACE_END) {
+		endcheck_trace_end(&c->end,
+				   (uint64_t)event_int(ev, "skipped", 0),
+				   (uint64_t)event_int(ev, "errors", 0));
 		return;
 	}
 	if (ev->hook == LKET_HOOK_HOST) {
@@ -442,11 +473,15 @@ static int handle(struct source *c, const struct stream *s)
 	int ret;
 
 	if (LKET_ID_GROUP(r->id) == LKET_GROUP_LKET) {
+		if (is_counted(r))
+			endcheck_found(&c->end, LKET_ID_CPU(r->id),
+				       r->timestamp);
 		/* the trace header says how flushes are numbered */
 		apply_meta(c, s);
 		track_seq(c, s);
 		return c->error;
 	}
+	endcheck_found(&c->end, LKET_ID_CPU(r->id), r->timestamp);
 	track_seq(c, s);
 	if (s->cpu >= 0 && LKET_ID_CPU(r->id) != (unsigned int)s->cpu)
 		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)r->offset,
@@ -496,14 +531,31 @@ static int handle(struct source *c, const struct stream *s)
 	return ret;
 }
 
+/* A gap to the output, unless filtered out. */
+static void gap_out(struct source *c, const struct seq_gap *g)
+{
+	int ret;
+
+	if (c->scan)
+		return;
+	/* lost flushes belong to no thread: only times filter them */
+	if (c->filter && (g->after_ts > c->filter->to_ts ||
+			  (g->before_ts && g->before_ts < c->filter->from_ts)))
+		return;
+	ret = c->out->ops->lost(c->out, g);
+	if (ret && !c->error)
+		c->error = ret;
+}
+
 static void on_gap(void *ctx, const struct seq_gap *gap)
 {
 	struct source *c = ctx;
 	struct seq_gap hg = *gap, *g = &hg;
 	char cpu[32] = "";
-	int ret;
 
 	hg.host = c->host;
+	if (!g->records)
+		endcheck_gap(&c->end, g->cpu);
 
 	if (g->cpu >= 0)
 		snprintf(cpu, sizeof(cpu), " of CPU %d", g->cpu);
@@ -528,15 +580,70 @@ static void on_gap(void *ctx, const struct seq_gap *gap)
 		      (unsigned long long)(g->after_ts % 1000000000),
 		      (unsigned long long)(g->before_ts / 1000000000),
 		      (unsigned long long)(g->before_ts % 1000000000));
-	if (c->scan)
-		return;
-	/* lost flushes belong to no thread: only times filter them */
-	if (c->filter && (g->after_ts > c->filter->to_ts ||
-			  (g->before_ts && g->before_ts < c->filter->from_ts)))
-		return;
-	ret = c->out->ops->lost(c->out, g);
-	if (ret && !c->error)
-		c->error = ret;
+	gap_out(c, g);
+}
+
+/* What the end of the trace says the files lack. */
+static void on_end(void *ctx, const struct endcheck_report *r)
+{
+	struct source *c = ctx;
+	const char *h = c->host ? "host " : "", *hl = c->host ? c->host : "",
+		   *hs = c->host ? ": " : "";
+	unsigned long long n = r->n;
+	struct seq_gap g = {
+		.after_ts = r->last_ts, .cpu = r->cpu, .records = r->n,
+		.host = c->host,
+	};
+
+	switch (r->what) {
+	case ENDCHECK_MISSING:
+		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
+		      "%s%s%s%llu records of CPU %d lost %s: the tracer wrote %llu there (lket.cpu_end), the files hold %llu",
+		      h, hl, hs, n, r->cpu,
+		      r->gaps ? "in the lost flushes above, or after its last record" :
+		      "after its last record (the consumer stopped before reading them)",
+		      (unsigned long long)r->written,
+		      (unsigned long long)(r->written - r->n));
+		break;
+	case ENDCHECK_SURPLUS:
+		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
+		      "%s%s%sthe files hold %llu records of CPU %d more than the %llu the tracer wrote there (lket.cpu_end)",
+		      h, hl, hs, n, r->cpu, (unsigned long long)r->written);
+		break;
+	case ENDCHECK_DROPPED:
+		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
+		      "%s%s%s%llu records of CPU %d dropped by the tracer, its buffers full, after %llu.%09llu (lket.cpu_end)",
+		      h, hl, hs, n, r->cpu,
+		      (unsigned long long)(r->last_ts / 1000000000),
+		      (unsigned long long)(r->last_ts % 1000000000));
+		gap_out(c, &g);
+		break;
+	case ENDCHECK_NO_CPU_END:
+		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
+		      "%s%s%sCPU %d has %llu records but no lket.cpu_end: whether any are lost cannot be told",
+		      h, hl, hs, r->cpu, n);
+		break;
+	case ENDCHECK_NO_FILE:
+		diagf(c->diag, DIAG_NOTE, NULL, -1,
+		      "%s%s%sno file of CPU %d was given: it holds %llu records",
+		      h, hl, hs, r->cpu, n);
+		break;
+	case ENDCHECK_SKIPPED:
+		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
+		      "%s%s%sSystemTap skipped %llu probe hits (lket.trace_end): their records are lost (a probe that fired while a handler ran on its CPU, or a return probe without a free instance)",
+		      h, hl, hs, n);
+		break;
+	case ENDCHECK_ERRORS:
+		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
+		      "%s%s%s%llu probe handlers failed (lket.trace_end): their records may be cut or missing",
+		      h, hl, hs, n);
+		break;
+	case ENDCHECK_NO_END:
+		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
+		      "%s%s%sthe trace has no end (lket.trace_end, format version 3): records at the end of its files may be lost, and how many cannot be told",
+		      h, hl, hs);
+		break;
+	}
 }
 
 /* Open every file once; a file seen twice (same inode, or same CPU). */
@@ -794,12 +901,23 @@ void source_progress(const struct source *c, uint64_t *done, uint64_t *total)
 
 int source_finish(struct source *c)
 {
+	struct endcheck_findings f;
 	size_t i;
 
 	seqtrack_finish(&c->seq);
 	c->stats->lost = c->seq.lost;
 	for (i = 0; i < c->n; i++)
 		c->stats->lost += c->runs[i].lost;
+	if (!c->scan) {
+		for (i = 0; i < c->n; i++)
+			endcheck_file(&c->end, c->streams[i].cpu);
+		endcheck_finish(&c->end, c->end_expected, on_end, c, &f);
+		c->stats->missing += f.missing;
+		c->stats->dropped += f.dropped;
+		c->stats->skipped += f.skipped;
+		c->info.missing = f.missing;
+		c->info.skipped = f.skipped;
+	}
 	return c->error;
 }
 

@@ -2,8 +2,8 @@
 /*
  * stat.c - --stat: a summary of the events instead of their lines, as
  * trace-cmd report --stat and blkparse's totals give: the count, the time
- * span, flushes lost and records dropped, then events by type, by CPU and
- * by process (format in lket-b2a(1)).
+ * span, flushes lost, records dropped and missing, probe hits skipped, then
+ * events by type, by CPU and by process (format in lket-b2a(1)).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -264,6 +264,11 @@ static int stat_finish(struct output *o)
 		ret = put(s, "flushes lost: %llu\nrecords dropped: %llu\n",
 			  (unsigned long long)s->lost,
 			  (unsigned long long)s->dropped);
+	/* what the end of the trace says (format version 3) */
+	if (!ret && s->time.trace)
+		ret = put(s, "records missing: %llu\nprobe hits skipped: %llu\n",
+			  (unsigned long long)s->time.trace->missing,
+			  (unsigned long long)s->time.trace->skipped);
 
 	keys = sorted(s->by_type, NTYPES, &n);
 	if (!keys)

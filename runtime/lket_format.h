@@ -37,13 +37,20 @@
 
 /*
  * Version of this format, written in the trace header record.  Records are
- * the same in both; what differs is the flushes (below): in version 2 a
- * flush is a frame of one CPU, numbered by that CPU alone, and each frame
- * LKET writes starts with a packet record (lket.packet: the records that
- * CPU dropped since its previous frame); version 1 numbered the flushes
- * of all CPUs from one counter.
+ * the same in all; what differs is the flushes (below) and how a trace
+ * ends.  Version 1 numbered the flushes of all CPUs from one counter.  In
+ * version 2 a flush is a frame of one CPU, numbered by that CPU alone, and
+ * each frame LKET writes starts with a packet record (lket.packet: the
+ * records that CPU dropped since its previous frame).  Version 3 is
+ * version 2 with an end: when tracing stops, LKET writes an lket.cpu_end
+ * record per CPU (the records it wrote and dropped there) and then one
+ * lket.trace_end (the probe hits SystemTap skipped), so that a reader
+ * can tell records lost at the end of a file, which leave no gap in the
+ * frame numbers, and knows the end itself is missing when there is none.
+ * A version 1 trace may end so too.
  */
-#define LKET_FORMAT_VERSION	2
+#define LKET_FORMAT_VERSION	3
+#define LKET_FORMAT_VERSION_FRAMES	2
 #define LKET_FORMAT_VERSION_GLOBAL_SEQ	1
 
 /* Written as byte_order in the trace header: reads 0x01020304 natively. */

@@ -147,6 +147,12 @@ static atomic_t lket_nr_snapshot_dropped = ATOMIC_INIT(0);
 static DEFINE_PER_CPU(unsigned long, lket_nr_dropped);
 /* ... since this CPU's last packet record */
 static DEFINE_PER_CPU(u32, lket_nr_discarded);
+/*
+ * Records written into this CPU's buffers, but for packet and end records:
+ * its lket.cpu_end record says how many, and lket-b2a counts those it
+ * finds (a frame lost at the end of a file leaves no gap in the numbers).
+ */
+static DEFINE_PER_CPU(unsigned long, lket_nr_written);
 
 static unsigned long lket_nr_dropped_sum(void)
 {
@@ -393,6 +399,8 @@ static void lket_frame_user_data(struct lket_open_record *rec, size_t user_len,
 			memcpy(p, old, rec->size);
 			memcpy(p + rec->size, rec->user, user_len);
 			((struct lket_record_head *)p)->total_size = size;
+		} else {
+			this_cpu_dec(lket_nr_written);	/* counted dropped */
 		}
 	}
 	_stp_unreserve_bytes(user_len);
@@ -731,6 +739,7 @@ static char *lket_record_reserve_at(unsigned int group, unsigned int hook,
 #endif
 	lket_head_fill(head, size, ns, group, hook);
 	rec->id = head->id;
+	this_cpu_inc(lket_nr_written);
 	if (stack)
 		lket_stack_put((char *)(head + 1) + body, stack);
 	return (char *)(head + 1);
@@ -803,6 +812,7 @@ static void lket_snapshot_task(struct task_struct *t)
 			if (LKET_STACK_ALL)
 				lket_stack_put(p + sizeof(*head) + sizeof(f) +
 					       len, &none);
+			this_cpu_inc(lket_nr_written);
 		}
 		lket_print_unlock(&flags);
 	}
@@ -926,6 +936,51 @@ static void lket_module_snapshot(void)
 				   mod->core_layout.text_size, hex);
 	}
 	preempt_enable();
+}
+
+/*
+ * The end of the trace (lket.cpu_end in runtime/lket_events.def: cpu
+ * INT32, records INT64, dropped INT64), one record per CPU that is online
+ * or wrote or dropped anything.  Written here rather than by the
+ * generated writer: a script loop over 256 CPUs would exceed MAXACTION.
+ * From the last end probe: every other probe is gone, so the counts of
+ * other CPUs no longer change, and they are all read before the first
+ * record adds to this CPU's.
+ */
+struct lket_cpu_end {
+	u32 cpu;
+	u64 records, dropped;
+} __packed;
+
+static DEFINE_PER_CPU(struct lket_cpu_end, lket_cpu_end);
+
+static void lket_cpu_end_records(void)
+{
+	struct lket_cpu_end *end;
+	unsigned long flags;
+	char *p;
+	int cpu;
+
+	if (LKET_ASCII_TRACE)
+		return;
+	for_each_possible_cpu(cpu) {
+		end = per_cpu_ptr(&lket_cpu_end, cpu);
+		end->cpu = cpu;
+		end->records = per_cpu(lket_nr_written, cpu);
+		end->dropped = per_cpu(lket_nr_dropped, cpu);
+	}
+	for_each_possible_cpu(cpu) {
+		end = per_cpu_ptr(&lket_cpu_end, cpu);
+		if (!cpu_online(cpu) && !end->records && !end->dropped)
+			continue;
+		p = lket_record_reserve_at(LKET_GROUP_LKET, LKET_HOOK_CPU_END,
+					   sizeof(*end), &flags, NULL);
+		if (p) {
+			memcpy(p, end, sizeof(*end));
+			lket_record_reserved(&flags);
+		}
+		lket_record_end();
+	}
 }
 
 /* register_user_event() arguments: known types, as many names as types. */

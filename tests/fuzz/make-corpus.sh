@@ -38,6 +38,7 @@ if [ $# = 0 ]; then
 	gen gen-many -n 40 many
 	gen gen-syscalls -n 40 syscalls
 	gen gen-golden-pcpu -p golden
+	gen gen-golden-end -p -e -k 2 golden
 fi
 while [ $# -ge 2 ]; do
 	head -c 24576 "${1}_0" >"$tmp/r0"

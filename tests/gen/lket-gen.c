@@ -3,7 +3,7 @@
  * lket-gen - write an LKET trace exactly as the runtime shim and SystemTap's
  * bulk transport do, for lket-b2a's golden tests and benchmarks.
  *
- *   lket-gen [-f v4|v5|none] [-p] [-s] [-n EVENTS] SCENARIO PREFIX
+ *   lket-gen [-f v4|v5|none] [-p] [-s] [-e] [-k N] [-n EVENTS] SCENARIO PREFIX
  *
  * writes PREFIX_0, PREFIX_1 (as "stap -o PREFIX" names them).  SCENARIO:
  *   golden  a small trace that exercises every decoding path: both CPUs,
@@ -59,6 +59,10 @@
  * -f  framing (default v4, SystemTap 4.7-4.9); -s  the other byte order;
  * -p  each CPU numbers its own flushes (format version 2, the patched
  *     runtime); without it one counter numbers them all (version 1).
+ * -e  the trace ends as LKET ends it (format version 3 with -p): an
+ *     lket.cpu_end record per CPU (the records written there, those
+ *     dropped) and lket.trace_end, on CPU 0 after the last record;
+ *     -k N: trace_end says SystemTap skipped N probe hits.
  *
  * Each record is one flush, as the shim writes it: the record head, the
  * hook's fields in catalogue order, user data, then total/sys sizes.
@@ -104,6 +108,12 @@ static bool swap;
 /* -p: each CPU numbers its flushes (format version 2), else one counter */
 static bool per_cpu_seq;
 static uint32_t sequence[NCPU] = { 1, 1 };
+/* -e: end the trace with lket.cpu_end and lket.trace_end; -k N skipped */
+static bool with_end;
+static long nr_skipped;
+/* what the end records say: records written and dropped by CPU (all but
+ * packet and end records), and the time of the last */
+static uint64_t written[NCPU], dropped[NCPU], last_ts;
 
 static uint8_t rec[LKET_RECORD_MAX];
 static size_t len;
@@ -174,10 +184,15 @@ static void flush(int cpu, bool lose)
 	size_t hlen = 0, save = len, plen = 0, i;
 	uint32_t words[3];
 
+	if (rec_timestamp() > last_ts)
+		last_ts = rec_timestamp();
 	if (lose && per_cpu_seq) {
 		discarded[cpu]++;
+		dropped[cpu]++;
 		return;
 	}
+	/* the tracer counts what it wrote, lost on the way or not */
+	written[cpu]++;
 	if (per_cpu_seq) {
 		/* put() writes into rec; build the packet at its end */
 		len = sizeof(rec) - sizeof(packet);
@@ -293,8 +308,8 @@ static int64_t wall_offset = 1764421200000000000ll;
 static void trace_header(uint64_t ts)
 {
 	event(0, ts, 900, "lket.trace_header",
-	      I(per_cpu_seq ? LKET_FORMAT_VERSION :
-		LKET_FORMAT_VERSION_GLOBAL_SEQ),
+	      I(!per_cpu_seq ? LKET_FORMAT_VERSION_GLOBAL_SEQ :
+		with_end ? LKET_FORMAT_VERSION : LKET_FORMAT_VERSION_FRAMES),
 	      I(LKET_BYTE_ORDER_MARK), "mono", I(wall_offset),
 	      I(NCPU), LKET_KERNEL_RELEASE);
 }
@@ -1064,6 +1079,7 @@ static void open_files(const char *suffix)
 
 	for (cpu = 0; cpu < NCPU; cpu++) {
 		snprintf(path, sizeof(path), "%s%s_%d", out_prefix, suffix, cpu);
+		written[cpu] = dropped[cpu] = 0;
 		files[cpu] = fopen(path, "wb");
 		if (!files[cpu]) {
 			perror(path);
@@ -1073,9 +1089,25 @@ static void open_files(const char *suffix)
 	}
 }
 
+/* -e: the end of the trace, as the tracer's last end probe writes it */
+static void trace_end(void)
+{
+	uint64_t n[NCPU], d[NCPU], ts = last_ts + 1000;
+	int cpu;
+
+	memcpy(n, written, sizeof(n));
+	memcpy(d, dropped, sizeof(d));
+	for (cpu = 0; cpu < NCPU; cpu++)
+		event(0, ts, 900, "lket.cpu_end", I(cpu), I(n[cpu]), I(d[cpu]));
+	event(0, ts, 900, "lket.trace_end", I(nr_skipped), I(0));
+}
+
 static void close_files(void)
 {
 	int cpu;
+
+	if (with_end)
+		trace_end();
 
 	for (cpu = 0; cpu < NCPU; cpu++)
 		if (fclose(files[cpu])) {
@@ -1089,8 +1121,14 @@ int main(int argc, char **argv)
 	const struct trace_kind *kind;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "f:psn:")) != -1) {
+	while ((opt = getopt(argc, argv, "f:psn:ek:")) != -1) {
 		switch (opt) {
+		case 'e':
+			with_end = true;
+			break;
+		case 'k':
+			nr_skipped = atol(optarg);
+			break;
 		case 'f':
 			framing = !strcmp(optarg, "v5") ? F_V5 :
 				  !strcmp(optarg, "none") ? F_NONE : F_V4;
@@ -1113,7 +1151,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[optind], kind->name))
 			break;
 	if (argc - optind != 2 || kind == kinds + sizeof(kinds) / sizeof(kinds[0])) {
-		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-n EVENTS] KIND PREFIX\nKIND:");
+		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-e] [-k N] [-n EVENTS] KIND PREFIX\nKIND:");
 		for (kind = kinds; kind < kinds + sizeof(kinds) / sizeof(kinds[0]); kind++)
 			fprintf(stderr, " %s", kind->name);
 		fprintf(stderr, "\n");

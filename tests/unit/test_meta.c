@@ -97,8 +97,22 @@ static void test_init_group0(void **state)
 	expect_field(&e->sys.f[2], LKET_STRING, "name", false);
 	expect_field(&e->sys.f[3], LKET_STRING, "build_id", false);
 
+	e = meta_get(m, 0, 12);
+	assert_non_null(e);
+	assert_string_equal(e->name, "lket.cpu_end");
+	assert_int_equal(e->sys.n, 3);
+	expect_field(&e->sys.f[0], LKET_INT32, "cpu", false);
+	expect_field(&e->sys.f[1], LKET_INT64, "records", false);
+	expect_field(&e->sys.f[2], LKET_INT64, "dropped", false);
+
+	e = meta_get(m, 0, 13);
+	assert_non_null(e);
+	assert_string_equal(e->name, "lket.trace_end");
+	assert_int_equal(e->sys.n, 2);
+	expect_field(&e->sys.f[0], LKET_INT64, "skipped", false);
+
 	/* only group 0 is known in advance, and only its catalogue hooks */
-	assert_null(meta_get(m, 0, 12));
+	assert_null(meta_get(m, 0, 200));
 	assert_null(meta_get(m, 1, 1));
 	assert_null(meta_get(m, 2, 1));
 }

@@ -9,7 +9,12 @@
 #     sendfile, sendfile64), with bad addresses among them;
 #  3. host: lket-b2a decodes the traces; every call's entry record holds
 #     the values passed (fd, count, offset, whence, flags, mode, file
-#     name, addresses) and its return record the value returned.
+#     name, addresses) and its return record the value returned;
+#  4. records SystemTap skipped are reported: iosyscall.read.return built
+#     with one kretprobe instance (-DKRETACTIVE=1) while four cat(1)s
+#     block in read() at once: the returns that found no instance are
+#     missed; stapio's "skipped probes" and lket-b2a's count of them
+#     (lket.trace_end) must agree.
 #
 # Exit 0 pass, 1 fail, 77 skipped (only with LKET_SKIP_GUEST=1).
 group=iosyscall
@@ -31,12 +36,16 @@ check "build: every addevent.iosyscall hook, senfile too (stap -p4)" \
 	'probe addevent.iosyscall {} probe addevent.iosyscall.senfile {}'
 [ -s "$work/lket_iosyscall.stap.err" ] && grep -i error "$work/lket_iosyscall.stap.err"
 
+LKET_STAP_EXTRA=-DKRETACTIVE=1
+check "build: iosyscall.read.return with one kretprobe instance (-DKRETACTIVE=1)" \
+	build_module lket_skip 'probe addevent.iosyscall.read.return {}'
+LKET_STAP_EXTRA=
 check "catalogue: 32 iosyscall hooks" \
 	test "$(catalogue_hooks iosyscall | wc -l)" = 32
 hook_list_check iosyscall addevent.iosyscall.senfile.entry \
 	addevent.iosyscall.senfile.return
 skip_guest
-[ -f "$work/lket_iosyscall.ko" ] || finish
+[ -f "$work/lket_iosyscall.ko" ] && [ -f "$work/lket_skip.ko" ] || finish
 
 # ---- 2. guest
 cat > "$work/guest.sh" <<EOS
@@ -51,6 +60,10 @@ if [ "$have32" = yes ]; then
 	"$top/tools/lket-run-traced" -o "$res/t32" lket_iosyscall.ko -- "${w}32" "\$d" > "$res/out32" 2> "$res/err32"
 	echo "staprun32 rc=\$?"
 fi
+"$top/tools/lket-run-traced" -o "$res/tskip" lket_skip.ko -- \
+	sh -c 'for i in 1 2 3 4; do sleep 3 | cat > /dev/null & done; wait' \
+	> "$res/outskip" 2> "$res/errskip"
+echo "staprunskip rc=\$?"
 exit 0
 EOS
 rc=0
@@ -82,6 +95,24 @@ for h in $(sed 's/^addevent\.//' "$work/hooks.cat"); do
 	if [ "$have32" = no ] && case $h in *llseek*) true ;; *) false ;; esac; then
 		continue
 	fi
-	grep -Eq " $h( |$)" "$res"/t*.txt 2>/dev/null || nok "hook $h never fired"
+	grep -Eq " $h( |$)" "$res"/t[0-9]*.txt 2>/dev/null || nok "hook $h never fired"
 done
+
+# ---- 4. skipped probe hits, counted in the trace
+skipped=$(sed -n 's/.*skipped probes: \([0-9]*\).*/\1/p' "$res/errskip" 2>/dev/null | tail -n 1)
+brc=0
+decode --stat -o "$res/tskip.stat" "$res/tskip" 2> "$res/b2askip.err" || brc=$?
+bskipped=$(sed -n 's/^probe hits skipped: //p' "$res/tskip.stat" 2>/dev/null)
+if [ "${skipped:-0}" -ge 3 ]; then
+	ok "skipped: stapio says SystemTap skipped $skipped probe hits (4 reads blocked, 1 instance)"
+else
+	nok "skipped: stapio says ${skipped:-no} skipped probe hits, at least 3 expected: $(tail -n 3 "$res/errskip" | tr '\n' '|')"
+fi
+[ -n "$bskipped" ] && [ "$bskipped" = "${skipped:-0}" ] &&
+	ok "skipped: lket-b2a reports the same $bskipped (lket.trace_end)" ||
+	nok "skipped: lket-b2a reports ${bskipped:-nothing}, stapio ${skipped:-nothing}"
+grep -q "^lket-b2a: trace: SystemTap skipped ${skipped:-x} probe hits (lket.trace_end): their records are lost" \
+	"$res/b2askip.err" && [ "$brc" = 1 ] &&
+	ok "skipped: lket-b2a says so on standard error, exit status 1" ||
+	nok "skipped: lket-b2a status $brc: $(head -n 3 "$res/b2askip.err" | tr '\n' '|')"
 finish

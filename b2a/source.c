@@ -239,7 +239,7 @@ static int track_process(struct source *c, const struct event *ev)
 	if (!ret && c->out->ops->process && procmap_get(&c->procs, tid))
 		ret = c->out->ops->process(c->out, ev->rec->timestamp,
 					   procmap_get(&c->procs, tid), ppid,
-					   ev->meta->name);
+					   ev->meta->name, ev->host);
 	return ret;
 }
 

@@ -253,7 +253,7 @@ static void test_rows(void **state)
 	assert_int_equal(fixture_send(o, rec_unknown, NULL), 0);
 	assert_int_equal(o->ops->lost(o, &gap_flush), 0);
 	assert_int_equal(o->ops->lost(o, &gap_records), 0);
-	assert_int_equal(o->ops->process(o, 900, &init, 0, "process.snapshot"),
+	assert_int_equal(o->ops->process(o, 900, &init, 0, "process.snapshot", NULL),
 			 0);
 	assert_int_equal(o->ops->finish(o), 0);
 	assert_int_equal(t->committed, 1);

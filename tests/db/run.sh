@@ -68,10 +68,21 @@ rpc_times=$(awk '$7 == "sunrpc.sched.execute.entry" { split($8, a, "="); c[a[2]]
 	$7 == "sunrpc.svc.process.entry" { split($11, a, "="); p[a[2]] = $1 }
 	$7 == "sunrpc.svc.send.entry" { split($10, a, "="); s[a[2]] = $1 }
 	END { for (x in c) if (x in r && x in p && x in s)
-		print x "|" r[x] - c[x] "|" s[x] - p[x] }' r.raw | LC_ALL=C sort)
+		print x "|" r[x] - c[x] "|" s[x] - p[x] "|" (c[x] < p[x] && s[x] < r[x]) }' r.raw | LC_ALL=C sort)
+# lket-b2a(1)'s query, per client, server and procedure, from lket.out
+rpc_by_proc=$(awk '$7 == "sunrpc.sched.execute.entry" { split($8, a, "="); c[a[2]] = $1; ch[a[2]] = $2 }
+	$7 == "sunrpc.sched.release_task.entry" { split($8, a, "="); r[a[2]] = $1 }
+	$7 == "sunrpc.svc.process.entry" { split($11, a, "="); p[a[2]] = $1; sh[a[2]] = $2; split($14, b, "="); pr[a[2]] = b[2] }
+	$7 == "sunrpc.svc.send.entry" { split($10, a, "="); s[a[2]] = $1 }
+	END { for (x in c) if (x in r && x in p && x in s) {
+		k = ch[x] "|" sh[x] "|" pr[x]; n[k]++; cs[k] += r[x] - c[x]; ss[k] += s[x] - p[x] }
+		for (k in n) print k "|" n[k] "|" cs[k] "|" ss[k] }' r.raw | LC_ALL=C sort)
+rpc_doc=$(sed -n '/^SELECT c.host AS client/,/^ GROUP BY/p' "$here/../../man/lket-b2a.1" | sed 's/\\-/-/g')
 # lket-b2a(1), SEVERAL HOSTS IN ONE DATABASE: each RPC's time at the
 # client and at the server
-rpc_query="select c.xid, r.time - c.time, x.time - s.time
+# (and, the clocks aligned, the server's time within the client's)
+rpc_query="select c.xid, r.time - c.time, x.time - s.time,
+    case when c.time < s.time and x.time < r.time then 1 else 0 end
   from sunrpc_sched_execute_entry c
   join sunrpc_sched_release_task_entry r on r.host = c.host and r.xid = c.xid
   join sunrpc_svc_process_entry s on s.rq_xid = c.xid and s.host <> c.host
@@ -139,6 +150,8 @@ if command -v sqlite3 > /dev/null; then
 		"$(sqlite3 r.db "select host, count(*) from events group by 1 order by 1")"
 	check "sqlite: two hosts: each RPC's time at the client and the server" \
 		"$rpc_times" "$(sqlite3 r.db "$rpc_query" | LC_ALL=C sort)"
+	check "sqlite: two hosts: lket-b2a(1)'s RPC times per procedure" \
+		"$rpc_by_proc" "$(sqlite3 r.db "$rpc_doc" | LC_ALL=C sort)"
 	check "sqlite: two hosts: a trace row each, the server's clock aligned" \
 		"client|0|0|80 server|1|1|81" \
 		"$(sqlite3 r.db "select host, clock_offset <> 0, clock_uncertainty > 0, events from trace order by 1" | xargs)"
@@ -279,6 +292,8 @@ else
 		"$host_counts" "$(q "select host, count(*) from fleet.events group by 1 order by 1")"
 	check "pg: two hosts: each RPC's time at the client and the server" \
 		"$rpc_times" "$(q "set search_path to fleet; $rpc_query" | LC_ALL=C sort)"
+	check "pg: two hosts: lket-b2a(1)'s RPC times per procedure" \
+		"$rpc_by_proc" "$(q "set search_path to fleet; $rpc_doc" | LC_ALL=C sort)"
 	# the host of a partition: the label quoted in its bound
 	parts="select split_part(pg_get_expr(c.relpartbound, c.oid), '''', 2), count(*)
 	  from pg_inherits i join pg_class c on c.oid = i.inhrelid

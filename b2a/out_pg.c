@@ -210,7 +210,8 @@ static int send_rows(struct pg *p, struct pgbuf *b)
 	if (!b->len)
 		return 0;
 	q = sql_ident(sql + sprintf(sql, "COPY "), b->part);
-	sprintf(q, " FROM STDIN");
+	/* a partition made in this transaction: its rows written frozen */
+	sprintf(q, " FROM STDIN%s", b->attach ? " WITH (FREEZE)" : "");
 	res = PQexec(p->conn, sql);
 	if (PQresultStatus(res) != PGRES_COPY_IN) {
 		ret = fail(p, p->conn, res);

@@ -418,9 +418,9 @@ static const struct fixed_table fixed_tables[SQL_NFIXED] = {
 		{ "clock_uncertainty", COL_I64 },
 		{ "first_time", COL_I64 }, { "last_time", COL_I64 },
 		{ "events", COL_I64 }, { "lost", COL_I64 },
-		{ "files", COL_TEXT }, { "load_ns", COL_I64 } } },
+		{ "files", COL_TEXT }, { "load_ns", COL_I64 } }, { NULL, NULL } },
 	[SQL_EVENT_TABLES] = { "event_tables", false, false, 2, {
-		{ "name", COL_KEY }, { "event", COL_TEXT } } },
+		{ "name", COL_KEY }, { "event", COL_TEXT } }, { NULL, NULL } },
 	[SQL_PROCESSES] = { "processes", false, true, 6, {
 		{ "time", COL_I64 }, { "tid", COL_I64 }, { "pid", COL_INT },
 		{ "ppid", COL_INT }, { "comm", COL_TEXT },
@@ -428,7 +428,7 @@ static const struct fixed_table fixed_tables[SQL_NFIXED] = {
 	[SQL_LOST] = { "lost", false, true, 6, {
 		{ "time", COL_I64 }, { "until", COL_I64 },
 		{ "count", COL_I64 }, { "first_seq", COL_I64 },
-		{ "last_seq", COL_I64 }, { "cpu", COL_INT } } },
+		{ "last_seq", COL_I64 }, { "cpu", COL_INT } }, { NULL, NULL } },
 	[SQL_UNKNOWN] = { "unknown_events", true, true, 4, {
 		{ "grp", COL_INT }, { "hook", COL_INT }, { "name", COL_TEXT },
 		{ "raw", COL_BYTES } }, { "_time", "time" } },
@@ -444,14 +444,14 @@ static const struct fixed_table fixed_tables[SQL_NFIXED] = {
 		{ "p50_ns", COL_I64 }, { "p90_ns", COL_I64 },
 		{ "p99_ns", COL_I64 }, { "max_ns", COL_I64 },
 		{ "unmatched_begin", COL_I64 },
-		{ "unmatched_end", COL_I64 } } },
+		{ "unmatched_end", COL_I64 } }, { NULL, NULL } },
 	[SQL_HISTOGRAM] = { "latency_histogram", false, true, 5, {
 		{ "scope", COL_TEXT }, { "what", COL_TEXT },
 		{ "pid", COL_INT }, { "bucket_ns", COL_I64 },
-		{ "count", COL_I64 } } },
+		{ "count", COL_I64 } }, { NULL, NULL } },
 	[SQL_STACKS] = { "stacks", false, true, 4, {
 		{ "id", COL_I64 }, { "depth", COL_INT },
-		{ "frames", COL_TEXT }, { "addrs", COL_TEXT } } },
+		{ "frames", COL_TEXT }, { "addrs", COL_TEXT } }, { NULL, NULL } },
 };
 
 /* The indexes of t (idx: room for 2); how many. */

@@ -17,6 +17,9 @@
 #include "source.h"
 #include "symbols.h"
 
+/* a bit for every group << 8 | hook */
+#define LKET_SKIP_BYTES	(65536 / 8)
+
 /* Read window per file: large enough to read in big gulps, small enough
  * that a 256-CPU trace stays well under 32 MiB. */
 #define WINDOW_TOTAL	(16u << 20)
@@ -48,6 +51,9 @@ struct source {
 	source_scan_fn scan;
 	void *scan_ctx;
 	const bool *scan_want;	/* indexed by LKET_EV_* */
+	/* bit group << 8 | hook: an event the metadata says is not wanted,
+	 * which the streams then step over without a look */
+	uint8_t *scan_skip;
 	/* the files */
 	const struct source_options *opt;
 	const char **files;
@@ -285,6 +291,9 @@ static void apply_meta(struct source *c, const struct stream *s)
 	int ret = 0;
 
 	c->stats->meta++;
+	/* what is wanted is known again as events come */
+	if (c->scan_skip)
+		memset(c->scan_skip, 0, LKET_SKIP_BYTES);
 	if (decode_record(&c->meta, s, &c->ev) || !ev->meta) {
 		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)s->rec.offset,
 		      "malformed metadata record (hook %u): ignored", ev->hook);
@@ -423,8 +432,12 @@ static int scan_record(struct source *c, const struct stream *s)
 	const struct event_meta *m = meta_get(&c->meta, LKET_ID_GROUP(s->rec.id),
 					      LKET_ID_HOOK(s->rec.id));
 
-	if (m && m->sys.defined && (m->ev < 0 || !c->scan_want[m->ev]))
+	unsigned int k = LKET_ID_GROUP(s->rec.id) << 8 | LKET_ID_HOOK(s->rec.id);
+
+	if (m && m->sys.defined && (m->ev < 0 || !c->scan_want[m->ev])) {
+		c->scan_skip[k >> 3] |= (uint8_t)(1u << (k & 7));
 		return 0;
+	}
 	decode_record(&c->meta, s, &c->ev);
 	if (!c->ev.meta || !c->ev.meta->sys.defined)
 		decode_from_catalogue(c, s);
@@ -624,6 +637,11 @@ int source_new(struct source **sp, struct output *out, struct diag *diag,
 		c->scan = opt->scan;
 		c->scan_ctx = opt->scan_ctx;
 		c->scan_want = opt->scan_want;
+		c->scan_skip = calloc(LKET_SKIP_BYTES, 1);
+		if (!c->scan_skip) {
+			free(c);
+			return -ENOMEM;
+		}
 	}
 	memset(stats, 0, sizeof(*stats));
 	ret = meta_init(&c->meta);
@@ -639,6 +657,7 @@ int source_new(struct source **sp, struct output *out, struct diag *diag,
 out_meta:
 	meta_free(&c->meta);
 out_free:
+	free(c->scan_skip);
 	free(c);
 	return ret;
 }
@@ -768,6 +787,7 @@ int source_scan(struct source *c)
 	/* the heap holds every stream with a record left, in no order */
 	for (i = 0; !ret && i < c->m.n; i++) {
 		s = c->m.heap[i];
+		s->skip = c->scan_skip;
 		do {
 			if (LKET_ID_GROUP(s->rec.id) == LKET_GROUP_LKET)
 				apply_meta(c, s);
@@ -816,6 +836,7 @@ void source_free(struct source *c)
 				   c->streams[i].buf_off + c->streams[i].len;
 		stream_close(&c->streams[i]);
 	}
+	free(c->scan_skip);
 	procmap_free(&c->procs);
 	meta_free(&c->meta);
 	meta_free(&c->fallback);

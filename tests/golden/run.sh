@@ -240,6 +240,9 @@ case_hosts_sqlite() { $gen -n 3 rpc t > truth; echo -f none -d t.db client=t-cli
 case_hosts_unlabelled() { $gen -n 3 rpc t > truth; echo client=t-client t-server; }
 case_hosts_nofiles() { $gen -n 3 rpc t > truth; echo client=t-client server=nosuch; }
 case_hosts_pipe() { $gen -n 3 rpc t > truth && mkfifo p; echo client=t-client server=p; }
+# --host: a label as LABEL=TRACE takes; one trace's only
+case_host_bad() { $gen golden t; echo -f none -d t.db --host a/b t; }
+case_host_labels() { $gen -n 3 rpc t > truth; echo -f none -d t.db --host x client=t-client server=t-server; }
 case_rpc_report_one() { $gen golden t; echo --rpc-report rpc t; }
 case_report_stdout() { $gen latency t; echo -o - --report - --event syscall.entry --pid 5001 t; }
 

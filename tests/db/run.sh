@@ -334,6 +334,11 @@ else
 		"$(q "select many.lket_drop_host('h1')") $(q "select host, count(*) from many.events group by 1 order by 1" | xargs) $(q "select host from many.trace order by 1" | xargs)"
 
 	# bad cases
+	q "create schema old; create table old.trace (header boolean, clock text)" > /dev/null
+	"$b2a" -q -f none --pg "$conn" --schema old t 2> err
+	check "pg: a schema of an lket-b2a without hosts is refused, left as it was" \
+		"2 1 1" \
+		"$? $(grep -c 'schema old was loaded by an older lket-b2a (no hosts): drop it or give another --schema' err) $(q "select count(*) from pg_class where relnamespace = 'old'::regnamespace")"
 	"$b2a" -q -f none --pg "host=$work/nowhere user=lket dbname=postgres" t 2> err
 	check "pg: a refused connection is reported" "2 1" \
 		"$? $(grep -c 'PostgreSQL: cannot connect' err)"

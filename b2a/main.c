@@ -56,7 +56,10 @@ static const char usage[] =
 "  -f, --format FORMAT  text (the default), json (JSON Lines), csv, or none\n"
 "  -d, --db FILE  write an SQLite database (no lket.out unless -o or -f)\n"
 "      --pg CONNINFO  load into PostgreSQL (libpq connection string)\n"
-"      --schema NAME  PostgreSQL schema (default: named after the trace)\n"
+"      --schema NAME  PostgreSQL schema (default: named after the trace);\n"
+"                 the traces of any number of hosts share one\n"
+"      --host LABEL  the host of a single trace in the databases (default:\n"
+"                 the hostname its header gives)\n"
 "      --ctf DIR  write a CTF 1.8 trace (babeltrace2, Trace Compass) in DIR\n"
 "                 (no lket.out unless -o or -f; so too --timechart and\n"
 "                 --histogram)\n"
@@ -66,7 +69,8 @@ static const char usage[] =
 "                 at most 100); the others share one\n"
 "      --histogram FILE  latency histograms of --report's pairs as an SVG\n"
 "                 picture, log-scaled, p50/p90/p99/max marked\n"
-"      --replace  overwrite an existing database file, schema or CTF trace\n"
+"      --replace  overwrite an existing database file or CTF trace; reload\n"
+"                 a host the PostgreSQL schema has\n"
 "      --report FILE  latency report of entry/return pairs and requests\n"
 "      --rpc-report FILE  (several hosts) each RPC's time as the client saw\n"
 "                 it, split into the server's and the wire and queues'\n"
@@ -317,7 +321,7 @@ enum {
 	OPT_PG = 256, OPT_SCHEMA, OPT_REPLACE, OPT_REPORT, OPT_VERSION,
 	OPT_STAT, OPT_DELTA, OPT_WHERE, OPT_CTF, OPT_RPC_REPORT,
 	OPT_TIMECHART, OPT_TIMECHART_PROCS, OPT_HISTOGRAM, OPT_DEBUGINFO,
-	OPT_NO_SYMBOLS, OPT_STACK_LINES, OPT_FILTER = 512,
+	OPT_NO_SYMBOLS, OPT_STACK_LINES, OPT_HOST, OPT_FILTER = 512,
 };
 
 static const struct option long_options[] = {
@@ -329,6 +333,7 @@ static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "pg", required_argument, NULL, OPT_PG },
 	{ "schema", required_argument, NULL, OPT_SCHEMA },
+	{ "host", required_argument, NULL, OPT_HOST },
 	{ "replace", no_argument, NULL, OPT_REPLACE },
 	{ "report", required_argument, NULL, OPT_REPORT },
 	{ "pid", required_argument, NULL, OPT_FILTER + FILTER_PID },
@@ -369,6 +374,14 @@ static const struct option *filter_option(int opt)
  * argument (a prefix, or a file without its _N / cpuN), lower case, with
  * what is not a letter, digit or underscore made an underscore.
  */
+/* A host label: letters, digits, '_', '-', '.', HOST_LABEL_MAX at most */
+static bool label_valid(const char *s, size_t n)
+{
+	return n && n <= HOST_LABEL_MAX &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyz"
+			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") >= n;
+}
+
 static void schema_from(const char *arg, char *out, size_t size)
 {
 	const char *base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
@@ -569,6 +582,14 @@ static int option(struct options *o, struct reporter *rep, int opt)
 	case OPT_SCHEMA:
 		o->pg.schema = optarg;
 		break;
+	case OPT_HOST:
+		if (!label_valid(optarg, strlen(optarg))) {
+			fprintf(stderr, "lket-b2a: --host %s: a host label has at most %d letters, digits, '_', '-' or '.'\n",
+				optarg, HOST_LABEL_MAX);
+			return 2;
+		}
+		o->sqlite.host = o->pg.host = optarg;
+		break;
 	case OPT_REPLACE:
 		o->sqlite.replace = o->pg.replace = true;
 		break;
@@ -647,6 +668,7 @@ static int option(struct options *o, struct reporter *rep, int opt)
 static int parse_options(int argc, char **argv, struct options *o,
 			 struct reporter *rep)
 {
+	const char *arg;
 	struct stat st;
 	int opt, status;
 
@@ -692,8 +714,11 @@ static int parse_options(int argc, char **argv, struct options *o,
 		return 2;
 	}
 	if (o->pg.conninfo && !o->pg.schema) {
-		schema_from(optind < argc ? argv[optind] : "stpd_cpu0",
-			    o->schema, sizeof(o->schema));
+		/* LABEL=TRACE: the trace's */
+		arg = optind < argc ? argv[optind] : "stpd_cpu0";
+		if (strchr(arg, '=') && label_valid(arg, (size_t)(strchr(arg, '=') - arg)))
+			arg = strchr(arg, '=') + 1;
+		schema_from(arg, o->schema, sizeof(o->schema));
 		o->pg.schema = o->schema;
 	}
 	return -1;
@@ -807,8 +832,11 @@ static int check_hosts(struct options *o, const struct inputs *in)
 		fprintf(stderr, "lket-b2a: --rpc-report needs the traces of a client and a server, each as LABEL=TRACE\n");
 		return 2;
 	}
-	opt = o->sqlite.path ? "-d" : o->pg.conninfo ? "--pg" :
-	      o->ctf_dir ? "--ctf" : o->summary ? "--stat" :
+	if (o->pg.host) {
+		fprintf(stderr, "lket-b2a: --host names the host of a single trace; LABEL=TRACE names each of several\n");
+		return 2;
+	}
+	opt = o->ctf_dir ? "--ctf" : o->summary ? "--stat" :
 	      o->report_path ? "--report" :
 	      o->timechart_path ? "--timechart" :
 	      o->histogram_path ? "--histogram" :

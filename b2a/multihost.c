@@ -201,13 +201,14 @@ int convert_hosts(const struct host_trace *hosts, size_t n,
 	struct convert_stats *hs = calloc(n, sizeof(*hs));
 	uint64_t *key = calloc(n, sizeof(*key));
 	bool *live = calloc(n, sizeof(*live));
+	struct trace_host *th = calloc(n, sizeof(*th));
 	struct trace_info info = { 0 };
 	struct source_options sopt;
 	size_t i, best;
 	int ret;
 
 	memset(stats, 0, sizeof(*stats));
-	ret = src && hs && key && live ? 0 : -ENOMEM;
+	ret = src && hs && key && live && th ? 0 : -ENOMEM;
 	if (!ret)
 		ret = first_pass(hosts, n, diag, opt, clocks);
 	for (i = 0; !ret && i < n; i++) {
@@ -217,7 +218,18 @@ int convert_hosts(const struct host_trace *hosts, size_t n,
 			.clock = i ? &clocks[i].clock : NULL,
 		};
 		ret = source_new(&src[i], out, diag, &hs[i], &sopt);
+		if (ret)
+			break;
+		th[i] = (struct trace_host){
+			.label = hosts[i].label,
+			.info = source_info(src[i]),
+			.clock_offset = clocks[i].clock.offset,
+			.uncertainty = !i ? 0 : clocks[i].status ? -1 :
+				       clocks[i].fit.uncertainty,
+		};
 	}
+	info.hosts = th;
+	info.nhosts = n;
 	/* the reference's header, the first time of all: after the opens */
 	if (!ret)
 		ret = out->ops->begin(out, &info);
@@ -227,6 +239,8 @@ int convert_hosts(const struct host_trace *hosts, size_t n,
 	}
 	if (!ret) {
 		info = *source_info(src[0]);
+		info.hosts = th;
+		info.nhosts = n;
 		for (i = 1; i < n; i++)
 			if (source_info(src[i])->first_ts < info.first_ts)
 				info.first_ts = source_info(src[i])->first_ts;
@@ -251,6 +265,7 @@ int convert_hosts(const struct host_trace *hosts, size_t n,
 		source_free(src[i]);
 		add_stats(stats, &hs[i]);
 	}
+	free(th);
 	free(live);
 	free(key);
 	free(hs);

@@ -109,7 +109,16 @@ static int sq_open_table(struct sql_output *so, struct sql_table *t)
 	return 0;
 }
 
-static int sq_row(struct sql_output *so, struct sql_table *t,
+/* One file: the tables are made here, whatever exists says. */
+static int sq_define(struct sql_output *so, const char *sql,
+		     const char *exists)
+{
+	(void)exists;
+	return sq_exec(so, sql);
+}
+
+/* One table for all hosts: the host is a column. */
+static int sq_row(struct sql_output *so, struct sql_table *t, unsigned int h,
 		  const struct sql_value *v)
 {
 	struct sq *s = sq_of(so);
@@ -119,6 +128,7 @@ static int sq_row(struct sql_output *so, struct sql_table *t,
 	char *at, *e;
 	int col, rc;
 
+	(void)h;
 	for (i = 0; i < t->nvalues; i++)
 		room += sql_string_room(&v[i]);
 	rc = buf_reserve(&s->scratch, &s->scratch_size, room + 1);
@@ -226,6 +236,7 @@ static void sq_free(struct sql_output *so)
 static const struct sql_sink_ops sqlite_sink = {
 	.open = sq_open,
 	.exec = sq_exec,
+	.define = sq_define,
 	.open_table = sq_open_table,
 	.row = sq_row,
 	.commit = sq_commit,
@@ -238,7 +249,7 @@ int output_sqlite_new(struct output **o, const struct sqlite_options *opt)
 	int ret;
 
 	ret = sql_output_new(&so, sizeof(struct sq), &sqlite_sink,
-			     &sqlite_dialect, opt->diag, opt->path);
+			     &sqlite_dialect, opt->diag, opt->path, opt->host);
 	if (ret)
 		return ret;
 	sq_of(so)->opt = *opt;

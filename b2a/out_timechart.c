@@ -497,13 +497,15 @@ static int tchart_event(struct output *o, const struct event *ev,
 }
 
 static int tchart_process(struct output *o, uint64_t ts, const struct proc *p,
-			  int32_t ppid, const char *event)
+			  int32_t ppid, const char *event,
+			  const char *host)
 {
 	struct task *t = task_get(chart_of(o), p->tid);
 
 	(void)ts;
 	(void)ppid;
 	(void)event;
+	(void)host;
 	if (t)
 		task_name(t, p);
 	return 0;

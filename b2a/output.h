@@ -16,6 +16,17 @@
 #include "procmap.h"
 #include "seqtrack.h"
 
+struct trace_info;
+
+/* One host of several (multihost.h): its label (the events' host), its
+ * trace, and how its clock was put on the first host's. */
+struct trace_host {
+	const char *label;
+	const struct trace_info *info;
+	int64_t clock_offset;	/* ns added to its times, at the pivot */
+	double uncertainty;	/* ns; < 0: not refined by RPC pairs */
+};
+
 /* What the trace header says, and what the converter saw first. */
 struct trace_info {
 	bool have_header;
@@ -32,6 +43,10 @@ struct trace_info {
 	/* known at finish, from the trace's end (format version 3): records
 	 * written that no file holds, probe hits SystemTap skipped */
 	uint64_t missing, skipped;
+	/* several hosts: each (the first is the reference); 0: one trace,
+	 * whose files and header are the above */
+	const struct trace_host *hosts;
+	size_t nhosts;
 };
 
 struct report;
@@ -52,11 +67,12 @@ struct output_ops {
 	/*
 	 * Optional (NULL: not wanted).  process: what the trace said of a
 	 * thread at ts (a snapshot, fork or execve; event names which), ppid
-	 * -1 if it did not say; called for filtered events too.  report: the
+	 * -1 if it did not say, host the event's (NULL: one trace); called
+	 * for filtered events too.  report: the
 	 * latency report, summed up, before finish.
 	 */
 	int (*process)(struct output *o, uint64_t ts, const struct proc *p,
-		       int32_t ppid, const char *event);
+		       int32_t ppid, const char *event, const char *host);
 	int (*report)(struct output *o, const struct report *r);
 	/*
 	 * Optional: an always-on task record (lket.task_*, lket(5)), which
@@ -116,6 +132,7 @@ struct sqlite_options {
 	const char *file;	/* where to write it: an empty file that the
 				   caller puts at path when all went well */
 	bool replace;		/* else an existing path is refused (-EEXIST) */
+	const char *host;	/* one trace's host label; NULL: its hostname */
 	struct diag *diag;	/* notes: renamed tables and columns */
 };
 
@@ -126,8 +143,10 @@ int output_sqlite_new(struct output **o, const struct sqlite_options *opt);
 
 struct pg_options {
 	const char *conninfo;
-	const char *schema;	/* created; exists: -EEXIST unless replace */
-	bool replace;
+	const char *schema;	/* created if missing, shared by hosts */
+	bool replace;		/* a host loaded already: reloaded, else
+				   -EEXIST */
+	const char *host;	/* one trace's host label; NULL: its hostname */
 	struct diag *diag;	/* notes: renamed tables and columns */
 };
 

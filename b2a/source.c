@@ -18,6 +18,9 @@
 #include "source.h"
 #include "symbols.h"
 
+/* a bit for every group << 8 | hook */
+#define LKET_SKIP_BYTES	(65536 / 8)
+
 /* Read window per file: large enough to read in big gulps, small enough
  * that a 256-CPU trace stays well under 32 MiB. */
 #define WINDOW_TOTAL	(16u << 20)
@@ -51,6 +54,9 @@ struct source {
 	source_scan_fn scan;
 	void *scan_ctx;
 	const bool *scan_want;	/* indexed by LKET_EV_* */
+	/* bit group << 8 | hook: an event the metadata says is not wanted,
+	 * which the streams then step over without a look */
+	uint8_t *scan_skip;
 	/* the files */
 	const struct source_options *opt;
 	const char **files;
@@ -243,7 +249,7 @@ static int track_process(struct source *c, const struct event *ev)
 	if (!ret && c->out->ops->process && procmap_get(&c->procs, tid))
 		ret = c->out->ops->process(c->out, ev->rec->timestamp,
 					   procmap_get(&c->procs, tid), ppid,
-					   ev->meta->name);
+					   ev->meta->name, ev->host);
 	return ret;
 }
 
@@ -302,6 +308,9 @@ static void apply_meta(struct source *c, const struct stream *s)
 	int ret = 0;
 
 	c->stats->meta++;
+	/* what is wanted is known again as events come */
+	if (c->scan_skip)
+		memset(c->scan_skip, 0, LKET_SKIP_BYTES);
 	if (decode_record(&c->meta, s, &c->ev) || !ev->meta) {
 		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)s->rec.offset,
 		      "malformed metadata record (hook %u): ignored", ev->hook);
@@ -454,8 +463,12 @@ static int scan_record(struct source *c, const struct stream *s)
 	const struct event_meta *m = meta_get(&c->meta, LKET_ID_GROUP(s->rec.id),
 					      LKET_ID_HOOK(s->rec.id));
 
-	if (m && m->sys.defined && (m->ev < 0 || !c->scan_want[m->ev]))
+	unsigned int k = LKET_ID_GROUP(s->rec.id) << 8 | LKET_ID_HOOK(s->rec.id);
+
+	if (m && m->sys.defined && (m->ev < 0 || !c->scan_want[m->ev])) {
+		c->scan_skip[k >> 3] |= (uint8_t)(1u << (k & 7));
 		return 0;
+	}
 	decode_record(&c->meta, s, &c->ev);
 	if (!c->ev.meta || !c->ev.meta->sys.defined)
 		decode_from_catalogue(c, s);
@@ -731,6 +744,11 @@ int source_new(struct source **sp, struct output *out, struct diag *diag,
 		c->scan = opt->scan;
 		c->scan_ctx = opt->scan_ctx;
 		c->scan_want = opt->scan_want;
+		c->scan_skip = calloc(LKET_SKIP_BYTES, 1);
+		if (!c->scan_skip) {
+			free(c);
+			return -ENOMEM;
+		}
 	}
 	memset(stats, 0, sizeof(*stats));
 	ret = meta_init(&c->meta);
@@ -746,6 +764,7 @@ int source_new(struct source **sp, struct output *out, struct diag *diag,
 out_meta:
 	meta_free(&c->meta);
 out_free:
+	free(c->scan_skip);
 	free(c);
 	return ret;
 }
@@ -875,6 +894,7 @@ int source_scan(struct source *c)
 	/* the heap holds every stream with a record left, in no order */
 	for (i = 0; !ret && i < c->m.n; i++) {
 		s = c->m.heap[i];
+		s->skip = c->scan_skip;
 		do {
 			if (LKET_ID_GROUP(s->rec.id) == LKET_GROUP_LKET)
 				apply_meta(c, s);
@@ -934,6 +954,7 @@ void source_free(struct source *c)
 				   c->streams[i].buf_off + c->streams[i].len;
 		stream_close(&c->streams[i]);
 	}
+	free(c->scan_skip);
 	procmap_free(&c->procs);
 	meta_free(&c->meta);
 	meta_free(&c->fallback);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../runtime/lket_format.h"
 #include "outbuf.h"
@@ -21,7 +22,7 @@
  * columns of PostgreSQL (a clash is an error) and SQLite (one hides it).
  */
 static const char *const common_cols[] = {
-	"time", "cpu", "tid", "pid", "comm", "raw",
+	"host", "time", "cpu", "tid", "pid", "comm", "raw",
 };
 static const char *const system_cols[] = {
 	"tableoid", "xmin", "cmin", "xmax", "cmax", "ctid", "oid", "rowid",
@@ -30,7 +31,8 @@ static const char *const system_cols[] = {
 
 /* Names of the fixed tables, views and indexes. */
 static const char *const fixed_names[] = {
-	"trace", "processes", "lost", "unknown_events", "other_events",
+	"trace", "trace_pkey", "event_tables", "event_tables_pkey", "lket_parts",
+	"processes", "lost", "unknown_events", "other_events",
 	"events", "latency", "latency_histogram", "latency_by_event",
 	"latency_by_process", "processes_tid", "unknown_events_time",
 	"other_events_time", "stacks",
@@ -97,6 +99,19 @@ static char *text_done(struct sqltext *t)
 		return NULL;
 	}
 	return t->s;
+}
+
+char *sql_literal(char *p, const char *text)
+{
+	*p++ = '\'';
+	for (; *text; text++) {
+		if (*text == '\'')
+			*p++ = '\'';
+		*p++ = *text;
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return p;
 }
 
 char *sql_ident(char *p, const char *name)
@@ -290,6 +305,8 @@ int sql_table_init(struct sql_schema *s, struct sql_table *t,
 	const struct field *f;
 
 	memset(t, 0, sizeof(*t));
+	t->fixed = -1;
+	t->host = true;
 	t->event = m->name ? m->name : "unknown";
 	if (s->ntables >= SQL_MAX_TABLES) {
 		if (!s->full_noted)
@@ -355,7 +372,11 @@ void sql_table_free(struct sql_table *t)
 }
 
 /* The type of a fixed column, in the dialect's words. */
-enum col_type { COL_TIME, COL_I64, COL_INT, COL_TEXT, COL_BYTES, COL_BOOL };
+enum col_type {
+	COL_TIME, COL_I64, COL_INT, COL_TEXT, COL_BYTES, COL_BOOL,
+	COL_HOST,	/* the host label: TEXT NOT NULL */
+	COL_KEY,	/* TEXT PRIMARY KEY */
+};
 
 struct fixed_col {
 	const char *name;
@@ -364,39 +385,58 @@ struct fixed_col {
 
 /* The columns every event table starts with. */
 static const struct fixed_col common[SQL_COMMON] = {
-	{ "time", COL_TIME }, { "cpu", COL_INT }, { "tid", COL_I64 },
-	{ "pid", COL_INT }, { "comm", COL_TEXT },
+	{ "host", COL_HOST }, { "time", COL_TIME }, { "cpu", COL_INT },
+	{ "tid", COL_I64 }, { "pid", COL_INT }, { "comm", COL_TEXT },
+};
+static const struct fixed_col host_col = { "host", COL_HOST };
+
+/* An index: its name's suffix (after the table's), its columns. */
+struct index {
+	const char *suffix, *cols;
+};
+
+/* Every event table's */
+static const struct index event_indexes[] = {
+	{ "_time", "time" }, { "_tid_time", "tid, time" },
 };
 
 struct fixed_table {
 	const char *name;
-	bool common;		/* the common columns first */
+	bool common;		/* the common columns first (host too) */
+	bool host;		/* a host column first: partitioned */
 	unsigned int ncols;	/* then these */
-	struct fixed_col cols[14];
+	struct fixed_col cols[15];
+	struct index index;	/* .cols NULL: none */
 };
 
 static const struct fixed_table fixed_tables[SQL_NFIXED] = {
-	[SQL_TRACE] = { "trace", false, 9, {
+	[SQL_TRACE] = { "trace", false, false, 15, {
+		{ "host", COL_KEY }, { "hostname", COL_TEXT },
+		{ "machine", COL_TEXT }, { "kernel", COL_TEXT },
 		{ "header", COL_BOOL }, { "clock", COL_TEXT },
-		{ "kernel", COL_TEXT }, { "wall_offset", COL_I64 },
+		{ "wall_offset", COL_I64 }, { "clock_offset", COL_I64 },
+		{ "clock_uncertainty", COL_I64 },
 		{ "first_time", COL_I64 }, { "last_time", COL_I64 },
 		{ "events", COL_I64 }, { "lost", COL_I64 },
-		{ "files", COL_TEXT } } },
-	[SQL_PROCESSES] = { "processes", false, 6, {
+		{ "files", COL_TEXT }, { "load_ns", COL_I64 } }, { NULL, NULL } },
+	[SQL_EVENT_TABLES] = { "event_tables", false, false, 2, {
+		{ "name", COL_KEY }, { "event", COL_TEXT } }, { NULL, NULL } },
+	[SQL_PROCESSES] = { "processes", false, true, 6, {
 		{ "time", COL_I64 }, { "tid", COL_I64 }, { "pid", COL_INT },
 		{ "ppid", COL_INT }, { "comm", COL_TEXT },
-		{ "event", COL_TEXT } } },
-	[SQL_LOST] = { "lost", false, 6, {
+		{ "event", COL_TEXT } }, { "_tid", "tid, time" } },
+	[SQL_LOST] = { "lost", false, true, 6, {
 		{ "time", COL_I64 }, { "until", COL_I64 },
 		{ "count", COL_I64 }, { "first_seq", COL_I64 },
-		{ "last_seq", COL_I64 }, { "cpu", COL_INT } } },
-	[SQL_UNKNOWN] = { "unknown_events", true, 4, {
+		{ "last_seq", COL_I64 }, { "cpu", COL_INT } }, { NULL, NULL } },
+	[SQL_UNKNOWN] = { "unknown_events", true, true, 4, {
 		{ "grp", COL_INT }, { "hook", COL_INT }, { "name", COL_TEXT },
-		{ "raw", COL_BYTES } } },
-	[SQL_OTHER] = { "other_events", true, 4, {
+		{ "raw", COL_BYTES } }, { "_time", "time" } },
+	[SQL_OTHER] = { "other_events", true, true, 4, {
 		{ "event", COL_TEXT }, { "grp", COL_INT },
-		{ "hook", COL_INT }, { "fields", COL_TEXT } } },
-	[SQL_LATENCY] = { "latency", false, 14, {
+		{ "hook", COL_INT }, { "fields", COL_TEXT } },
+		{ "_time", "time" } },
+	[SQL_LATENCY] = { "latency", false, true, 14, {
 		{ "scope", COL_TEXT }, { "what", COL_TEXT },
 		{ "pid", COL_INT }, { "comm", COL_TEXT },
 		{ "count", COL_I64 }, { "total_ns", COL_I64 },
@@ -404,15 +444,27 @@ static const struct fixed_table fixed_tables[SQL_NFIXED] = {
 		{ "p50_ns", COL_I64 }, { "p90_ns", COL_I64 },
 		{ "p99_ns", COL_I64 }, { "max_ns", COL_I64 },
 		{ "unmatched_begin", COL_I64 },
-		{ "unmatched_end", COL_I64 } } },
-	[SQL_HISTOGRAM] = { "latency_histogram", false, 5, {
+		{ "unmatched_end", COL_I64 } }, { NULL, NULL } },
+	[SQL_HISTOGRAM] = { "latency_histogram", false, true, 5, {
 		{ "scope", COL_TEXT }, { "what", COL_TEXT },
 		{ "pid", COL_INT }, { "bucket_ns", COL_I64 },
-		{ "count", COL_I64 } } },
-	[SQL_STACKS] = { "stacks", false, 4, {
+		{ "count", COL_I64 } }, { NULL, NULL } },
+	[SQL_STACKS] = { "stacks", false, true, 4, {
 		{ "id", COL_I64 }, { "depth", COL_INT },
-		{ "frames", COL_TEXT }, { "addrs", COL_TEXT } } },
+		{ "frames", COL_TEXT }, { "addrs", COL_TEXT } }, { NULL, NULL } },
 };
+
+/* The indexes of t (idx: room for 2); how many. */
+static unsigned int table_indexes(const struct sql_table *t,
+				  const struct index **idx)
+{
+	if (t->fixed < 0) {
+		*idx = event_indexes;
+		return 2;
+	}
+	*idx = &fixed_tables[t->fixed].index;
+	return (*idx)->cols ? 1 : 0;
+}
 
 static const char *col_type_name(const struct sql_dialect *d,
 				 enum col_type type)
@@ -422,6 +474,10 @@ static const char *col_type_name(const struct sql_dialect *d,
 		return "INTEGER";
 	case COL_TEXT:
 		return "TEXT";
+	case COL_HOST:
+		return "TEXT NOT NULL";
+	case COL_KEY:
+		return "TEXT PRIMARY KEY";
 	case COL_BYTES:
 		return d->bytes;
 	case COL_BOOL:
@@ -448,10 +504,23 @@ static void cat_common(struct sqltext *t, const struct sql_dialect *d)
 	}
 }
 
-/* CREATE TABLE of fixed tables first to last, then sep */
+/* CREATE INDEX "table_suffix" ON "table"(columns); */
+static void cat_index(struct sqltext *q, const char *table,
+		      const struct index *idx)
+{
+	char name[SQL_NAME_MAX + 16];
+
+	snprintf(name, sizeof(name), "%s%s", table, idx->suffix);
+	cat(q, "CREATE INDEX ");
+	cat_ident(q, name);
+	cat(q, " ON ");
+	cat_ident(q, table);
+	cat(q, "(%s);", idx->cols);
+}
+
+/* CREATE TABLE of fixed tables first to last */
 static void cat_fixed(struct sqltext *t, const struct sql_dialect *d,
-		      enum sql_fixed first, enum sql_fixed last,
-		      const char *sep)
+		      enum sql_fixed first, enum sql_fixed last)
 {
 	const struct fixed_table *ft;
 	unsigned int i;
@@ -462,11 +531,16 @@ static void cat_fixed(struct sqltext *t, const struct sql_dialect *d,
 		cat(t, "CREATE TABLE %s (", ft->name);
 		if (ft->common)
 			cat_common(t, d);
+		else if (ft->host)
+			cat_column(t, d, &host_col);
 		for (i = 0; i < ft->ncols; i++) {
-			cat(t, i || ft->common ? ", " : "");
+			cat(t, i || ft->host ? ", " : "");
 			cat_column(t, d, &ft->cols[i]);
 		}
-		cat(t, ")%s", k < (int)last ? ";" : sep);
+		cat(t, ")%s;", d->partitioned && ft->host ?
+		    " PARTITION BY LIST (host)" : "");
+		if (d->partitioned && ft->index.cols)
+			cat_index(t, ft->name, &ft->index);
 	}
 }
 
@@ -474,7 +548,7 @@ char *sql_create_base(const struct sql_schema *s)
 {
 	struct sqltext t = { 0 };
 
-	cat_fixed(&t, s->dialect, SQL_TRACE, SQL_OTHER, "");
+	cat_fixed(&t, s->dialect, SQL_TRACE, SQL_OTHER);
 	return text_done(&t);
 }
 
@@ -482,9 +556,9 @@ char *sql_create_report(const struct sql_schema *s)
 {
 	struct sqltext t = { 0 };
 
-	cat_fixed(&t, s->dialect, SQL_LATENCY, SQL_HISTOGRAM, ";");
-	cat(&t, "CREATE VIEW latency_by_event AS SELECT what, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns, unmatched_begin, unmatched_end FROM latency WHERE scope = 'event';"
-	    "CREATE VIEW latency_by_process AS SELECT what, pid, comm, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns FROM latency WHERE scope = 'process'");
+	cat_fixed(&t, s->dialect, SQL_LATENCY, SQL_HISTOGRAM);
+	cat(&t, "CREATE VIEW latency_by_event AS SELECT host, what, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns, unmatched_begin, unmatched_end FROM latency WHERE scope = 'event';"
+	    "CREATE VIEW latency_by_process AS SELECT host, what, pid, comm, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns FROM latency WHERE scope = 'process'");
 	return text_done(&t);
 }
 
@@ -492,67 +566,22 @@ char *sql_create_stacks(const struct sql_schema *s)
 {
 	struct sqltext t = { 0 };
 
-	cat_fixed(&t, s->dialect, SQL_STACKS, SQL_STACKS, "");
+	cat_fixed(&t, s->dialect, SQL_STACKS, SQL_STACKS);
 	return text_done(&t);
 }
 
-char *sql_create_table(const struct sql_schema *s, const struct sql_table *t)
+/* 'text' as an SQL literal */
+static void cat_literal(struct sqltext *q, const char *text)
 {
-	struct sqltext q = { 0 };
-	unsigned int i;
+	char *lit = malloc(2 * strlen(text) + 3);
 
-	cat(&q, "CREATE TABLE ");
-	cat_ident(&q, t->name);
-	cat(&q, " (");
-	cat_common(&q, s->dialect);
-	for (i = 0; i < t->ncols; i++) {
-		cat(&q, ", ");
-		cat_ident(&q, t->cols[i]);
-		cat(&q, " %s", t->kind[i] == SQL_TEXT ? "TEXT" :
-		    s->dialect->int64);
+	if (!lit) {
+		q->failed = true;
+		return;
 	}
-	cat(&q, ", raw %s)", s->dialect->bytes);
-	return text_done(&q);
-}
-
-/* CREATE INDEX "table_suffix" ON "table"(columns); */
-static void cat_index(struct sqltext *q, const char *table, const char *suffix,
-		      const char *columns)
-{
-	char name[SQL_NAME_MAX + 16];
-
-	snprintf(name, sizeof(name), "%s%s", table, suffix);
-	cat(q, "CREATE INDEX ");
-	cat_ident(q, name);
-	cat(q, " ON ");
-	cat_ident(q, table);
-	cat(q, "(%s);", columns);
-}
-
-/* Every event of the database, one row each, with its name. */
-static void cat_events_view(struct sqltext *q, const struct sql_schema *s)
-{
-	const struct sql_table *t;
-	const char *e;
-	size_t i;
-
-	cat(q, "CREATE VIEW events AS ");
-	for (i = 0; i < s->ntables; i++) {
-		t = s->tables[i];
-		cat(q, "SELECT time, cpu, tid, pid, comm, CAST('");
-		/* event names are letters, digits, '_' and '.': no quote */
-		for (e = t->event; *e; e++) {
-			if (*e == '\'')
-				cat(q, "'");
-			cat(q, "%c", *e);
-		}
-		cat(q, "' AS TEXT) AS event FROM ");
-		cat_ident(q, t->name);
-		cat(q, " UNION ALL ");
-	}
-	cat(q, "SELECT time, cpu, tid, pid, comm, coalesce(name, 'unknown') FROM unknown_events UNION ALL "
-	    "SELECT time, cpu, tid, pid, comm, event FROM other_events UNION ALL "
-	    "SELECT time, cpu, NULL, NULL, NULL, CASE WHEN first_seq IS NULL THEN 'lket.dropped' ELSE 'lket.lost' END FROM lost;");
+	sql_literal(lit, text);
+	cat(q, "%s", lit);
+	free(lit);
 }
 
 /* t's hex-shown fields as lket.out shows them: the view NAME_hex. */
@@ -565,7 +594,7 @@ static void cat_hex_view(struct sqltext *q, const struct sql_schema *s,
 	snprintf(name, sizeof(name), "%s_hex", t->name);
 	cat(q, "CREATE VIEW ");
 	cat_ident(q, name);
-	cat(q, " AS SELECT time, cpu, tid, pid, comm");
+	cat(q, " AS SELECT host, time, cpu, tid, pid, comm");
 	for (c = 0; c < t->ncols; c++) {
 		cat(q, ", ");
 		if (t->kind[c] == SQL_HEX) {
@@ -582,27 +611,134 @@ static void cat_hex_view(struct sqltext *q, const struct sql_schema *s,
 	cat(q, ";");
 }
 
-char *sql_create_end(const struct sql_schema *s)
+char *sql_create_table(const struct sql_schema *s, const struct sql_table *t)
+{
+	const struct index *idx;
+	struct sqltext q = { 0 };
+	unsigned int i, n;
+
+	cat(&q, "CREATE TABLE ");
+	cat_ident(&q, t->name);
+	cat(&q, " (");
+	cat_common(&q, s->dialect);
+	for (i = 0; i < t->ncols; i++) {
+		cat(&q, ", ");
+		cat_ident(&q, t->cols[i]);
+		cat(&q, " %s", t->kind[i] == SQL_TEXT ? "TEXT" :
+		    s->dialect->int64);
+	}
+	cat(&q, ", raw %s)%s;", s->dialect->bytes,
+	    s->dialect->partitioned ? " PARTITION BY LIST (host)" : "");
+	n = s->dialect->partitioned ? table_indexes(t, &idx) : 0;
+	for (i = 0; i < n; i++)
+		cat_index(&q, t->name, &idx[i]);
+	if (t->has_hex)
+		cat_hex_view(&q, s, t);
+	cat(&q, "INSERT INTO event_tables VALUES (");
+	cat_literal(&q, t->name);
+	cat(&q, ", ");
+	cat_literal(&q, t->event);
+	cat(&q, ")");
+	return text_done(&q);
+}
+
+char *sql_create_events_view(size_t n, const char *const *names,
+			     const char *const *events)
 {
 	struct sqltext q = { 0 };
 	size_t i;
 
-	cat_events_view(&q, s);
-	for (i = 0; i < s->ntables; i++)
-		if (s->tables[i]->has_hex)
-			cat_hex_view(&q, s, s->tables[i]);
+	cat(&q, "DROP VIEW IF EXISTS events; CREATE VIEW events AS ");
+	for (i = 0; i < n; i++) {
+		cat(&q, "SELECT host, time, cpu, tid, pid, comm, CAST(");
+		cat_literal(&q, events[i]);
+		cat(&q, " AS TEXT) AS event FROM ");
+		cat_ident(&q, names[i]);
+		cat(&q, " UNION ALL ");
+	}
+	cat(&q, "SELECT host, time, cpu, tid, pid, comm, coalesce(name, 'unknown') FROM unknown_events UNION ALL "
+	    "SELECT host, time, cpu, tid, pid, comm, event FROM other_events UNION ALL "
+	    "SELECT host, time, cpu, NULL, NULL, NULL, CASE WHEN first_seq IS NULL THEN 'lket.dropped' ELSE 'lket.lost' END FROM lost;");
+	return text_done(&q);
+}
+
+char *sql_create_end(const struct sql_schema *s)
+{
+	const char **names = calloc(s->ntables + 1, sizeof(*names));
+	const char **events = calloc(s->ntables + 1, sizeof(*events));
+	struct sqltext q = { 0 };
+	const struct index *idx;
+	unsigned int k, n;
+	char *view = NULL;
+	size_t i;
+
+	for (i = 0; names && events && i < s->ntables; i++) {
+		names[i] = s->tables[i]->name;
+		events[i] = s->tables[i]->event;
+	}
+	if (names && events)
+		view = sql_create_events_view(s->ntables, names, events);
+	free(names);
+	free(events);
+	if (!view)
+		return NULL;
+	cat(&q, "%s", view);
+	free(view);
+	if (s->dialect->partitioned)
+		return text_done(&q);
 	/*
 	 * After the load, which they would slow down: time for ranges, (tid,
 	 * time) for what a thread did next (the entry/return pairing of
 	 * lket-b2a(1)'s examples).
 	 */
-	cat(&q, "CREATE INDEX processes_tid ON processes(tid, time);"
-	    "CREATE INDEX unknown_events_time ON unknown_events(time);"
-	    "CREATE INDEX other_events_time ON other_events(time);");
+	for (k = SQL_PROCESSES; k <= SQL_OTHER; k++)
+		if (fixed_tables[k].index.cols)
+			cat_index(&q, fixed_tables[k].name,
+				  &fixed_tables[k].index);
 	for (i = 0; i < s->ntables; i++) {
-		cat_index(&q, s->tables[i]->name, "_time", "time");
-		cat_index(&q, s->tables[i]->name, "_tid_time", "tid, time");
+		n = table_indexes(s->tables[i], &idx);
+		for (k = 0; k < n; k++)
+			cat_index(&q, s->tables[i]->name, &idx[k]);
 	}
+	return text_done(&q);
+}
+
+char *sql_create_part(const struct sql_table *t, const char *part,
+		      const char *host)
+{
+	struct sqltext q = { 0 };
+
+	/* the check spares the attach a scan of the rows */
+	cat(&q, "CREATE TABLE ");
+	cat_ident(&q, part);
+	cat(&q, " (LIKE ");
+	cat_ident(&q, t->name);
+	cat(&q, ", CHECK (host = ");
+	cat_literal(&q, host);
+	cat(&q, "))");
+	return text_done(&q);
+}
+
+char *sql_attach(const struct sql_table *t, const char *part,
+		 const char *host)
+{
+	const struct index *idx;
+	struct sqltext q = { 0 };
+	unsigned int i, n = table_indexes(t, &idx);
+
+	/* indexes like the parent's: the attach takes them as its own */
+	for (i = 0; i < n; i++) {
+		cat(&q, "CREATE INDEX ON ");
+		cat_ident(&q, part);
+		cat(&q, "(%s);", idx[i].cols);
+	}
+	cat(&q, "ALTER TABLE ");
+	cat_ident(&q, t->name);
+	cat(&q, " ATTACH PARTITION ");
+	cat_ident(&q, part);
+	cat(&q, " FOR VALUES IN (");
+	cat_literal(&q, host);
+	cat(&q, ")");
 	return text_done(&q);
 }
 
@@ -641,10 +777,60 @@ static int exec_text(struct sql_output *so, char *sql)
 	return ret;
 }
 
+/* Shared tables and views, made unless the table exists already. */
+static int define_text(struct sql_output *so, char *sql, const char *exists)
+{
+	int ret = sql ? so->sink->define(so, sql, exists) : -ENOMEM;
+
+	free(sql);
+	return ret;
+}
+
+/*
+ * The index in so->hosts of the host labelled label (an event's; NULL:
+ * the one trace's), added on first sight; -E2BIG past SQL_MAX_HOSTS.
+ */
+static int host_of(struct sql_output *so, const char *label)
+{
+	const struct trace_info *info = so->trace;
+	struct sql_host *h;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < so->nhosts; i++)
+		if (so->hosts[i].label == label ||
+		    (label && !strcmp(so->hosts[i].label, label)))
+			return (int)i;
+	if (!label && so->nhosts)
+		return 0;
+	if (so->nhosts == SQL_MAX_HOSTS)
+		return -E2BIG;
+	h = &so->hosts[so->nhosts];
+	memset(h, 0, sizeof(*h));
+	if (!label) {
+		/* one trace: the label asked for, else its hostname */
+		snprintf(so->host_label, sizeof(so->host_label), "%s",
+			 so->host_opt ? so->host_opt :
+			 info->hostname[0] ? info->hostname : "localhost");
+		h->label = so->host_label;
+	} else {
+		h->label = label;
+	}
+	for (i = 0; i < info->nhosts; i++)
+		if (!strcmp(info->hosts[i].label, h->label))
+			h->trace = &info->hosts[i];
+	if (so->sink->open_host) {
+		ret = so->sink->open_host(so, so->nhosts);
+		if (ret)
+			return ret;
+	}
+	return (int)so->nhosts++;
+}
+
 int sql_output_new(struct sql_output **out, size_t size,
 		   const struct sql_sink_ops *sink,
 		   const struct sql_dialect *dialect, struct diag *diag,
-		   const char *name)
+		   const char *name, const char *host)
 {
 	struct sql_output *so = calloc(1, size);
 	int i;
@@ -654,15 +840,20 @@ int sql_output_new(struct sql_output **out, size_t size,
 	so->o.ops = &sql_output_ops;
 	so->sink = sink;
 	so->name = name;
+	so->host_opt = host;
 	sql_schema_init(&so->schema, dialect, diag, name);
 	for (i = 0; i < SQL_NFIXED; i++) {
 		strcpy(so->fixed[i].name, fixed_tables[i].name);
+		so->fixed[i].fixed = i;
+		so->fixed[i].host = fixed_tables[i].host;
 		so->fixed[i].nvalues = fixed_tables[i].ncols;
 		if (fixed_tables[i].common)
 			so->fixed[i].nvalues += SQL_COMMON;
+		else if (fixed_tables[i].host)
+			so->fixed[i].nvalues++;
 	}
 	/* the widest fixed table; event tables widen it */
-	so->row_cap = fixed_tables[SQL_LATENCY].ncols;
+	so->row_cap = fixed_tables[SQL_TRACE].ncols;
 	so->row = calloc(so->row_cap, sizeof(*so->row));
 	so->by_id = calloc(256 * 256, sizeof(*so->by_id));
 	if (!so->row || !so->by_id) {
@@ -708,7 +899,8 @@ static struct sql_value *put_string(struct sql_value *v, const char *s)
 	return s ? put_bytes(v, SQL_STRING, s, strlen(s)) : put_null(v);
 }
 
-static int write_row(struct sql_output *so, struct sql_table *t)
+static int write_row(struct sql_output *so, struct sql_table *t,
+		     unsigned int h)
 {
 	int ret;
 
@@ -717,7 +909,13 @@ static int write_row(struct sql_output *so, struct sql_table *t)
 		if (ret)
 			return ret;
 	}
-	return so->sink->row(so, t, so->row);
+	return so->sink->row(so, t, h, so->row);
+}
+
+/* The row of host h starts: its label */
+static struct sql_value *row_host(struct sql_output *so, unsigned int h)
+{
+	return put_string(so->row, so->hosts[h].label);
 }
 
 static struct sql_value *put_common(struct sql_value *v,
@@ -760,17 +958,17 @@ static int table_for(struct sql_output *so, const struct event *ev,
 		so->row = bigger;
 		so->row_cap = t->nvalues;
 	}
-	ret = exec_text(so, sql_create_table(&so->schema, t));
+	ret = define_text(so, sql_create_table(&so->schema, t), t->name);
 	if (ret)
 		return ret;
 	so->by_id[id] = *out = t;
 	return 0;
 }
 
-static int unknown_row(struct sql_output *so, const struct event *ev,
-		       const struct proc *proc)
+static int unknown_row(struct sql_output *so, unsigned int h,
+		       const struct event *ev, const struct proc *proc)
 {
-	struct sql_value *v = put_common(so->row, ev, proc);
+	struct sql_value *v = put_common(row_host(so, h), ev, proc);
 
 	v = put_int(v, ev->group);
 	v = put_int(v, ev->hook);
@@ -778,14 +976,14 @@ static int unknown_row(struct sql_output *so, const struct event *ev,
 			  meta_catalogue_name(ev->group, ev->hook));
 	put_bytes(v, SQL_BLOB, ev->rec->data + LKET_RECORD_HEAD_SIZE,
 		  ev->rec->size - LKET_RECORD_HEAD_SIZE);
-	return write_row(so, &so->fixed[SQL_UNKNOWN]);
+	return write_row(so, &so->fixed[SQL_UNKNOWN], h);
 }
 
 /* An event past the SQL_MAX_TABLES-th: its fields as text. */
-static int other_row(struct sql_output *so, const struct event *ev,
-		     const struct proc *proc)
+static int other_row(struct sql_output *so, unsigned int h,
+		     const struct event *ev, const struct proc *proc)
 {
-	struct sql_value *v = put_common(so->row, ev, proc);
+	struct sql_value *v = put_common(row_host(so, h), ev, proc);
 	int ret = buf_reserve(&so->scratch, &so->scratch_size,
 			      outfmt_fields_room(ev));
 
@@ -796,7 +994,7 @@ static int other_row(struct sql_output *so, const struct event *ev,
 	v = put_int(v, ev->hook);
 	put_bytes(v, SQL_HELD, so->scratch,
 		  (size_t)(outfmt_fields(so->scratch, ev) - so->scratch));
-	return write_row(so, &so->fixed[SQL_OTHER]);
+	return write_row(so, &so->fixed[SQL_OTHER], h);
 }
 
 /* A stack written to the stacks table. */
@@ -804,12 +1002,13 @@ struct sql_stack {
 	uint64_t hash;
 	const uint64_t *a;	/* its addresses (owned); NULL: a free slot */
 	uint32_t n;
+	unsigned int host;	/* ids are a host's: its stacks are its own */
 	int64_t id;
 };
 
-static uint64_t stack_hash(const struct value *v)
+static uint64_t stack_hash(const struct value *v, unsigned int host)
 {
-	uint64_t h = 0xcbf29ce484222325ull ^ v->n;
+	uint64_t h = 0xcbf29ce484222325ull ^ v->n ^ (uint64_t)host << 32;
 	uint32_t i;
 
 	for (i = 0; i < v->n; i++)
@@ -819,12 +1018,12 @@ static uint64_t stack_hash(const struct value *v)
 
 static struct sql_stack *stack_slot(struct sql_stack *tab, size_t size,
 				    uint64_t hash, const uint64_t *a,
-				    uint32_t n)
+				    uint32_t n, unsigned int host)
 {
 	size_t i = (size_t)hash & (size - 1);
 
 	while (tab[i].a && (tab[i].hash != hash || tab[i].n != n ||
-			    memcmp(tab[i].a, a, n * sizeof(*a))))
+			    tab[i].host != host || memcmp(tab[i].a, a, n * sizeof(*a))))
 		i = (i + 1) & (size - 1);
 	return &tab[i];
 }
@@ -839,7 +1038,7 @@ static int stacks_grow(struct sql_output *so)
 	for (i = 0; i < so->stacks_size; i++)
 		if (old[i].a)
 			*stack_slot(tab, size, old[i].hash, old[i].a,
-				    old[i].n) = old[i];
+				    old[i].n, old[i].host) = old[i];
 	free(old);
 	so->stacks = tab;
 	so->stacks_size = size;
@@ -847,12 +1046,12 @@ static int stacks_grow(struct sql_output *so)
 }
 
 /* The id of v's stack in the stacks table, its row written first. */
-static int stack_id(struct sql_output *so, const struct value *v,
-		    int64_t *id)
+static int stack_id(struct sql_output *so, unsigned int h,
+		    const struct value *v, int64_t *id)
 {
-	uint64_t hash = stack_hash(v);
+	uint64_t hash = stack_hash(v, h);
 	size_t room = outfmt_addrs_room(v) + 20 * (size_t)v->n + 2;
-	struct sql_value *row = so->row;
+	struct sql_value *row;
 	struct sql_stack *e;
 	uint64_t *copy;
 	char *p, *q;
@@ -860,13 +1059,14 @@ static int stack_id(struct sql_output *so, const struct value *v,
 	int ret;
 
 	if (!so->stacks) {
-		ret = exec_text(so, sql_create_stacks(&so->schema));
+		ret = define_text(so, sql_create_stacks(&so->schema),
+				  "stacks");
 		if (!ret)
 			ret = stacks_grow(so);
 		if (ret)
 			return ret;
 	}
-	e = stack_slot(so->stacks, so->stacks_size, hash, v->a, v->n);
+	e = stack_slot(so->stacks, so->stacks_size, hash, v->a, v->n, h);
 	if (e->a) {
 		*id = e->id;
 		return 0;
@@ -875,7 +1075,7 @@ static int stack_id(struct sql_output *so, const struct value *v,
 		ret = stacks_grow(so);
 		if (ret)
 			return ret;
-		e = stack_slot(so->stacks, so->stacks_size, hash, v->a, v->n);
+		e = stack_slot(so->stacks, so->stacks_size, hash, v->a, v->n, h);
 	}
 	copy = malloc((v->n ? v->n : 1) * sizeof(*copy));
 	ret = copy ? buf_reserve(&so->stack_text, &so->stack_text_size, room) :
@@ -888,6 +1088,7 @@ static int stack_id(struct sql_output *so, const struct value *v,
 	e->hash = hash;
 	e->a = copy;
 	e->n = v->n;
+	e->host = h;
 	e->id = (int64_t)++so->nstacks;
 	*id = e->id;
 	/* frames as lket.out shows them; then the addresses alone */
@@ -898,12 +1099,12 @@ static int stack_id(struct sql_output *so, const struct value *v,
 			*q++ = ' ';
 		q = fmt_hex(q, v->a[i]);
 	}
-	row = put_int(row, e->id);
+	row = put_int(row_host(so, h), e->id);
 	row = put_int(row, v->n);
 	row = put_bytes(row, SQL_STRING, so->stack_text,
 			(size_t)(p - so->stack_text));
 	put_bytes(row, SQL_STRING, p, (size_t)(q - p));
-	return write_row(so, &so->fixed[SQL_STACKS]);
+	return write_row(so, &so->fixed[SQL_STACKS], h);
 }
 
 static int sql_event(struct output *o, const struct event *ev,
@@ -914,13 +1115,16 @@ static int sql_event(struct output *o, const struct event *ev,
 	const struct value *val;
 	struct sql_table *t;
 	struct sql_value *v;
-	unsigned int i, col;
-	int ret;
+	unsigned int i, col, h;
+	int ret = host_of(so, ev->host);
 
-	so->events++;
-	so->last_ts = ev->rec->timestamp;
+	if (ret < 0)
+		return failed(so, ret);
+	h = (unsigned int)ret;
+	so->hosts[h].events++;
+	so->hosts[h].last_ts = ev->rec->timestamp;
 	if (!ev->meta || !ev->meta->named || !ev->meta->sys.defined)
-		return failed(so, unknown_row(so, ev, proc));
+		return failed(so, unknown_row(so, h, ev, proc));
 	t = so->by_id[(ev->group & 0xff) << 8 | (ev->hook & 0xff)];
 	if (!t) {
 		ret = table_for(so, ev, &t);
@@ -928,15 +1132,15 @@ static int sql_event(struct output *o, const struct event *ev,
 			return failed(so, ret);
 	}
 	if (t == &so->fixed[SQL_OTHER])
-		return failed(so, other_row(so, ev, proc));
+		return failed(so, other_row(so, h, ev, proc));
 	/* stacks' rows first: they use the row buffer */
 	for (i = 0; i < ev->nvalues; i++)
 		if (ev->v[i].f->type == LKET_ADDRS) {
-			ret = stack_id(so, &ev->v[i], &ids[i]);
+			ret = stack_id(so, h, &ev->v[i], &ids[i]);
 			if (ret)
 				return failed(so, ret);
 		}
-	v = put_common(so->row, ev, proc);
+	v = put_common(row_host(so, h), ev, proc);
 	for (i = 0; i < t->ncols; i++)
 		put_null(&v[i]);
 	for (i = 0; i < ev->nvalues; i++) {
@@ -955,16 +1159,19 @@ static int sql_event(struct output *o, const struct event *ev,
 		put_bytes(&v[t->ncols], SQL_BLOB, ev->raw, ev->raw_len);
 	else
 		put_null(&v[t->ncols]);
-	return failed(so, write_row(so, t));
+	return failed(so, write_row(so, t, h));
 }
 
 static int sql_lost(struct output *o, const struct seq_gap *g)
 {
 	struct sql_output *so = sql_of(o);
-	struct sql_value *v = so->row;
+	struct sql_value *v;
+	int h = host_of(so, g->host);
 
-	so->lost += seq_gap_count(g);
-	v = put_int(v, (int64_t)g->after_ts);
+	if (h < 0)
+		return failed(so, h);
+	so->hosts[h].lost += seq_gap_count(g);
+	v = put_int(row_host(so, (unsigned int)h), (int64_t)g->after_ts);
 	v = g->before_ts ? put_int(v, (int64_t)g->before_ts) : put_null(v);
 	v = put_int(v, (int64_t)seq_gap_count(g));
 	/* dropped records: no flush numbers */
@@ -972,41 +1179,49 @@ static int sql_lost(struct output *o, const struct seq_gap *g)
 	v = g->records ? put_null(v) : put_int(v, g->last);
 	/* the CPU when known (format version 2), as lket.out shows it */
 	put_known(v, g->cpu);
-	return failed(so, write_row(so, &so->fixed[SQL_LOST]));
+	return failed(so, write_row(so, &so->fixed[SQL_LOST], (unsigned int)h));
 }
 
 static int sql_process(struct output *o, uint64_t ts, const struct proc *p,
-		       int32_t ppid, const char *event)
+		       int32_t ppid, const char *event, const char *host)
 {
 	struct sql_output *so = sql_of(o);
-	struct sql_value *v = so->row;
+	struct sql_value *v;
+	int h = host_of(so, host);
 
-	v = put_int(v, (int64_t)ts);
+	if (h < 0)
+		return failed(so, h);
+	v = put_int(row_host(so, (unsigned int)h), (int64_t)ts);
 	v = put_int(v, p->tid);
 	v = put_known(v, p->pid);
 	v = put_known(v, ppid);
 	v = p->comm_len ? put_bytes(v, SQL_STRING, p->comm, p->comm_len) :
 	    put_null(v);
 	put_string(v, event);
-	return failed(so, write_row(so, &so->fixed[SQL_PROCESSES]));
+	return failed(so, write_row(so, &so->fixed[SQL_PROCESSES],
+				    (unsigned int)h));
 }
 
-/* The scope, what and pid of a latency row. */
-static struct sql_value *put_latency_key(struct sql_value *v,
+/* The host, scope, what and pid of a latency row. */
+static struct sql_value *put_latency_key(struct sql_output *so,
+					 unsigned int h,
 					 const struct latency *l)
 {
+	struct sql_value *v = row_host(so, h);
+
 	v = put_string(v, l->per_process ? "process" : "event");
 	v = put_string(v, l->what);
 	return put_known(v, l->per_process ? l->pid : -1);
 }
 
-static int latency_rows(struct sql_output *so, const struct latency *l)
+static int latency_rows(struct sql_output *so, unsigned int h,
+			const struct latency *l)
 {
 	const uint64_t ns[] = {
 		l->count, l->total, l->min, l->mean, l->p50, l->p90, l->p99,
 		l->max, l->unmatched_begin, l->unmatched_end,
 	};
-	struct sql_value *v = put_latency_key(so->row, l);
+	struct sql_value *v = put_latency_key(so, h, l);
 	unsigned int i;
 	int b, ret;
 
@@ -1014,37 +1229,51 @@ static int latency_rows(struct sql_output *so, const struct latency *l)
 	    put_null(v);
 	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
 		v = put_int(v, (int64_t)ns[i]);
-	ret = write_row(so, &so->fixed[SQL_LATENCY]);
+	ret = write_row(so, &so->fixed[SQL_LATENCY], h);
 	for (b = 0; !ret && b < REPORT_BUCKETS; b++) {
 		if (!l->hist[b])
 			continue;
-		v = put_latency_key(so->row, l);
+		v = put_latency_key(so, h, l);
 		/* bucket 63 holds the negative latencies (time went back):
 		 * its bound is INT64_MIN */
 		v = put_int(v, b ? (int64_t)(1ull << b) : 0);
 		put_int(v, (int64_t)l->hist[b]);
-		ret = write_row(so, &so->fixed[SQL_HISTOGRAM]);
+		ret = write_row(so, &so->fixed[SQL_HISTOGRAM], h);
 	}
 	return ret;
 }
 
+/* The latency report: one trace's (several hosts have none) */
 static int sql_report(struct output *o, const struct report *r)
 {
 	struct sql_output *so = sql_of(o);
+	int ret = host_of(so, NULL);
+	unsigned int h = (unsigned int)ret;
 	size_t i;
-	int ret;
 
-	ret = exec_text(so, sql_create_report(&so->schema));
+	if (ret >= 0)
+		ret = define_text(so, sql_create_report(&so->schema),
+				  "latency");
 	for (i = 0; !ret && i < report_count(r); i++)
-		ret = latency_rows(so, report_get(r, i));
+		ret = latency_rows(so, h, report_get(r, i));
 	return failed(so, ret);
 }
 
-/* The trace row: what the header said, what came, the files. */
-static int trace_row(struct sql_output *so)
+static uint64_t now_ns(void)
 {
-	const struct trace_info *info = so->trace;
-	struct sql_value *v = so->row;
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Host h's row of trace: what its header said, what came, its files. */
+static int trace_row(struct sql_output *so, unsigned int h, uint64_t load)
+{
+	const struct sql_host *host = &so->hosts[h];
+	const struct trace_info *info = host->trace ? host->trace->info :
+					so->trace;
+	struct sql_value *v = row_host(so, h);
 	size_t n = 0, i;
 	char *at;
 	int ret;
@@ -1054,14 +1283,21 @@ static int trace_row(struct sql_output *so)
 	ret = buf_reserve(&so->scratch, &so->scratch_size, n + 1);
 	if (ret)
 		return ret;
+	v = info->hostname[0] ? put_string(v, info->hostname) : put_null(v);
+	v = info->machine[0] ? put_string(v, info->machine) : put_null(v);
+	v = put_string(v, info->kernel);
 	v = put_int(v, info->have_header);
 	v = put_string(v, info->clock);
-	v = put_string(v, info->kernel);
 	v = put_int(v, info->wall_offset);
+	/* how its clock was put on the first host's */
+	v = host->trace ? put_int(v, host->trace->clock_offset) : put_null(v);
+	v = host->trace && host->trace->uncertainty >= 0 ?
+	    put_int(v, (int64_t)(host->trace->uncertainty + 0.5)) :
+	    put_null(v);
 	v = put_int(v, (int64_t)info->first_ts);
-	v = put_int(v, (int64_t)so->last_ts);
-	v = put_int(v, (int64_t)so->events);
-	v = put_int(v, (int64_t)so->lost);
+	v = put_int(v, (int64_t)host->last_ts);
+	v = put_int(v, (int64_t)host->events);
+	v = put_int(v, (int64_t)host->lost);
 	/* the files, one a line */
 	at = so->scratch;
 	for (i = 0; i < info->nfiles; i++) {
@@ -1070,8 +1306,9 @@ static int trace_row(struct sql_output *so)
 		if (i + 1 < info->nfiles)
 			*at++ = '\n';
 	}
-	put_bytes(v, SQL_HELD, so->scratch, (size_t)(at - so->scratch));
-	return write_row(so, &so->fixed[SQL_TRACE]);
+	v = put_bytes(v, SQL_HELD, so->scratch, (size_t)(at - so->scratch));
+	put_int(v, (int64_t)load);
+	return write_row(so, &so->fixed[SQL_TRACE], h);
 }
 
 static int sql_begin(struct output *o, const struct trace_info *trace)
@@ -1080,23 +1317,34 @@ static int sql_begin(struct output *o, const struct trace_info *trace)
 
 	int ret;
 
+	so->begin_ns = now_ns();
 	so->trace = trace;
 	ret = so->sink->open(so);
 	if (!ret)
-		ret = exec_text(so, sql_create_base(&so->schema));
+		ret = define_text(so, sql_create_base(&so->schema), "trace");
 	return failed(so, ret);
 }
 
-/* The trace row, the rows held back; the events view, the NAME_hex
- * views, the indexes; the commit. */
+/* A row of trace per host (one with no event too), the rows held back;
+ * the events view (and the indexes); the commit. */
 static int sql_finish(struct output *o)
 {
 	struct sql_output *so = sql_of(o);
-	int ret = trace_row(so);
+	uint64_t load = now_ns() - so->begin_ns;
+	unsigned int h;
+	size_t i;
+	int ret = 0;
 
+	for (i = 0; ret >= 0 && i < so->trace->nhosts; i++)
+		ret = host_of(so, so->trace->hosts[i].label);
+	if (ret >= 0 && !so->trace->nhosts)
+		ret = host_of(so, NULL);
+	ret = ret < 0 ? ret : 0;
+	for (h = 0; !ret && h < so->nhosts; h++)
+		ret = trace_row(so, h, load);
 	if (!ret && so->sink->flush)
 		ret = so->sink->flush(so);
-	if (!ret)
+	if (!ret && !so->schema.dialect->partitioned)
 		ret = exec_text(so, sql_create_end(&so->schema));
 	if (!ret)
 		ret = so->sink->commit(so);

@@ -8,7 +8,14 @@
  * One table per event, named after it, with the common columns, then a
  * column per field of the trace's metadata, then raw:
  *
- *   syscall_entry(time, cpu, tid, pid, comm, syscall_name, raw)
+ *   syscall_entry(host, time, cpu, tid, pid, comm, syscall_name, raw)
+ *
+ * host is the label of the event's host: several hosts' traces share the
+ * tables, and trace has a row per host.  PostgreSQL partitions every
+ * table with a host column by it (the dialect's partitioned): a host is a
+ * partition of each, loaded as a table of its own and attached at the end
+ * (sql_create_part(), sql_attach()), so that loads of several hosts run
+ * at once and dropping a host is dropping its partitions.
  *
  * A field whose name is taken (by a common column or an earlier field)
  * becomes f_NAME, then f_NAME_2, ...: process_snapshot(time, cpu, tid,
@@ -39,7 +46,9 @@
 
 /* PostgreSQL keeps 63 bytes of a name: every name fits, in both. */
 #define SQL_NAME_MAX	64
-#define SQL_COMMON	5	/* time cpu tid pid comm */
+#define SQL_COMMON	6	/* host time cpu tid pid comm */
+/* Hosts of one output at most */
+#define SQL_MAX_HOSTS	64
 /*
  * Event tables at most: SQLite's events view is one compound SELECT (500
  * terms at most), and PostgreSQL locks every table, index and view it
@@ -53,6 +62,9 @@ struct sql_dialect {
 	const char *bytes;	/* "BLOB" (SQLite), "BYTEA" */
 	const char *boolean;	/* "INTEGER" (SQLite), "BOOLEAN" */
 	const char *hex_pre, *hex_post;	/* around a column: its '0x...' */
+	/* tables with a host column partitioned by it; their indexes made
+	 * with them (else after the load) */
+	bool partitioned;
 };
 
 enum sql_kind { SQL_INT, SQL_HEX, SQL_TEXT };
@@ -60,6 +72,8 @@ enum sql_kind { SQL_INT, SQL_HEX, SQL_TEXT };
 struct sql_table {
 	char name[SQL_NAME_MAX];
 	const char *event;	/* the event's name; NULL: a fixed table */
+	int fixed;		/* enum sql_fixed; -1: an event's table */
+	bool host;		/* a host column first (partitioned by it) */
 	unsigned int ncols;	/* field columns: sys, then user */
 	char (*cols)[SQL_NAME_MAX];
 	uint8_t *kind;		/* enum sql_kind of each */
@@ -85,8 +99,8 @@ void sql_schema_init(struct sql_schema *s, const struct sql_dialect *dialect,
 /* Frees the names; the tables are the caller's (sql_table_free()). */
 void sql_schema_free(struct sql_schema *s);
 
-/* The fixed tables (trace, processes, lost, unknown_events,
- * other_events): SQL text, to free. */
+/* The fixed tables (trace, event_tables, processes, lost,
+ * unknown_events, other_events): SQL text, to free. */
 char *sql_create_base(const struct sql_schema *s);
 /* The latency report's tables and views: SQL text, to free. */
 char *sql_create_report(const struct sql_schema *s);
@@ -102,10 +116,26 @@ int sql_table_init(struct sql_schema *s, struct sql_table *t,
 		   const struct event_meta *m, unsigned int group,
 		   unsigned int hook);
 void sql_table_free(struct sql_table *t);
-/* "CREATE TABLE ..." of t: SQL text, to free. */
+/* "CREATE TABLE ..." of t, its NAME_hex view, its row of event_tables
+ * (and, partitioned, its indexes): SQL text, to free. */
 char *sql_create_table(const struct sql_schema *s, const struct sql_table *t);
-/* After the load: the events view, the NAME_hex views, the indexes. */
+/* After the load: the events view (and, not partitioned, the indexes). */
 char *sql_create_end(const struct sql_schema *s);
+/* The events view of the n event tables names[i] of events[i]. */
+char *sql_create_events_view(size_t n, const char *const *names,
+			     const char *const *events);
+/*
+ * Partitioned: host's rows of t go to a table part made like t with
+ * sql_create_part(), then given t's indexes and attached to t as host's
+ * partition with sql_attach().  SQL text, to free.
+ */
+char *sql_create_part(const struct sql_table *t, const char *part,
+		      const char *host);
+char *sql_attach(const struct sql_table *t, const char *part,
+		 const char *host);
+
+/* 'text' with quotes doubled: a literal; needs 2 * len + 3 bytes. */
+char *sql_literal(char *p, const char *text);
 
 /* "name" with quotes doubled, for SQL text; needs 2 * len + 3 bytes. */
 char *sql_ident(char *p, const char *name);
@@ -157,11 +187,20 @@ struct sql_sink_ops {
 	/* Open the database, start the transaction (the output's begin). */
 	int (*open)(struct sql_output *so);
 	int (*exec)(struct sql_output *so, const char *sql);
+	/*
+	 * The schema's tables and views that loads share: made unless the
+	 * table named exists (another load made them).  PostgreSQL commits
+	 * them at once, so that loads of other hosts see them.
+	 */
+	int (*define)(struct sql_output *so, const char *sql,
+		      const char *exists);
+	/* Optional: the rows of host h (so->hosts[h]) come next. */
+	int (*open_host)(struct sql_output *so, unsigned int h);
 	/* Optional: t exists, rows come next (t->sink is the sink's). */
 	int (*open_table)(struct sql_output *so, struct sql_table *t);
-	/* t->nvalues values */
+	/* t->nvalues values, of host h */
 	int (*row)(struct sql_output *so, struct sql_table *t,
-		   const struct sql_value *v);
+		   unsigned int h, const struct sql_value *v);
 	/* Optional: send what is held back, before the indexes. */
 	int (*flush)(struct sql_output *so);
 	/* The end: what is left sent, the transaction committed. */
@@ -171,8 +210,15 @@ struct sql_sink_ops {
 };
 
 enum sql_fixed {
-	SQL_TRACE, SQL_PROCESSES, SQL_LOST, SQL_UNKNOWN, SQL_OTHER,
-	SQL_LATENCY, SQL_HISTOGRAM, SQL_STACKS, SQL_NFIXED,
+	SQL_TRACE, SQL_EVENT_TABLES, SQL_PROCESSES, SQL_LOST, SQL_UNKNOWN,
+	SQL_OTHER, SQL_LATENCY, SQL_HISTOGRAM, SQL_STACKS, SQL_NFIXED,
+};
+
+/* A host of the output, and what came of it. */
+struct sql_host {
+	const char *label;
+	const struct trace_host *trace;	/* several hosts: its own */
+	uint64_t events, last_ts, lost;
 };
 
 /*
@@ -186,13 +232,17 @@ struct sql_output {
 	struct sql_schema schema;
 	const struct trace_info *trace;
 	const char *name;	/* the database, in error messages */
+	const char *host_opt;	/* one trace: its label; NULL: hostname */
+	char host_label[72];	/* one trace: the label it got */
+	struct sql_host hosts[SQL_MAX_HOSTS];
+	unsigned int nhosts;
+	uint64_t begin_ns;	/* CLOCK_MONOTONIC at begin: the load's time */
 	struct sql_table fixed[SQL_NFIXED];
 	struct sql_table **by_id;	/* group << 8 | hook */
 	struct sql_value *row;		/* room for the widest row */
 	unsigned int row_cap;
 	char *scratch;		/* text a row holds: fields, files */
 	size_t scratch_size;
-	uint64_t events, last_ts, lost;
 	/* the call stacks written to the stacks table, by their addresses */
 	struct sql_stack *stacks;	/* open addressing; NULL: none yet */
 	size_t stacks_size, nstacks;
@@ -210,7 +260,7 @@ extern const struct output_ops sql_output_ops;
 int sql_output_new(struct sql_output **so, size_t size,
 		   const struct sql_sink_ops *sink,
 		   const struct sql_dialect *dialect, struct diag *diag,
-		   const char *name);
+		   const char *name, const char *host);
 /* Say what the database said (printf format) and return err. */
 int sql_fail(struct sql_output *so, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -472,6 +472,48 @@ static int skip_pdu(struct stream *s)
 	return 1;
 }
 
+/* A complete record at p that s->skip says to step over. */
+static bool skipped(const struct stream *s, const uint8_t *p)
+{
+	uint64_t id;
+	unsigned int k;
+
+	if (!s->skip)
+		return false;
+	id = stream_u64(s, p + 16);
+	k = LKET_ID_GROUP(id) << 8 | LKET_ID_HOOK(id);
+	return s->skip[k >> 3] >> (k & 7) & 1;
+}
+
+/*
+ * With s->skip: step over the flushes in the window that hold exactly one
+ * record, a skipped one (as the runtime writes them: a flush a record),
+ * without the calls of next_frame() and next_framed() for each.  Anything
+ * else is left to them.
+ */
+static void skip_flushes(struct stream *s)
+{
+	size_t hlen = frame_header_size(s->framing), avail;
+	const uint8_t *p;
+	uint32_t len;
+
+	for (;;) {
+		p = s->buf + s->pos;
+		avail = s->len - s->pos;
+		if (avail < hlen + LKET_RECORD_HEAD_SIZE ||
+		    !frame_ok(s, p, avail, s->framing, s->swap, false))
+			return;
+		len = stream_u32(s, p + hlen - 4);
+		if (len > avail - hlen || stream_u16(s, p + hlen + 2) != len ||
+		    !skipped(s, p + hlen))
+			return;
+		s->seq = stream_u32(s, p + hlen - 8);
+		s->have_seq = true;
+		s->frames++;
+		s->pos += hlen + len;
+	}
+}
+
 static int next_framed(struct stream *s)
 {
 	size_t avail;
@@ -480,6 +522,8 @@ static int next_framed(struct stream *s)
 	int ret;
 
 	for (;;) {
+		if (!s->pdu_left && s->skip)
+			skip_flushes(s);
 		if (!s->pdu_left) {
 			ret = next_frame(s, false);
 			if (ret <= 0)
@@ -495,6 +539,11 @@ static int next_framed(struct stream *s)
 		if (avail >= LKET_RECORD_HEAD_SIZE &&
 		    record_head_ok(s->buf + s->pos, s->swap, LKET_RECORD_MAX)) {
 			total = stream_u16(s, s->buf + s->pos + 2);
+			if (total <= avail && skipped(s, s->buf + s->pos)) {
+				s->pos += total;
+				s->pdu_left -= total;
+				continue;
+			}
 			if (total <= avail) {
 				set_record(s, s->buf + s->pos, off);
 				s->pos += total;
@@ -537,6 +586,10 @@ static int next_unframed(struct stream *s)
 			ret = fill(s, total, &avail);
 			if (ret)
 				return ret;
+			if (avail >= total && skipped(s, s->buf + s->pos)) {
+				s->pos += total;
+				continue;
+			}
 			if (avail >= total) {
 				set_record(s, s->buf + s->pos, file_pos(s));
 				s->pos += total;

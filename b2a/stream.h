@@ -52,6 +52,12 @@ struct stream {
 	bool empty;		/* not a byte in it */
 	bool await_writer;	/* a FIFO: wait for a writer before reading */
 	enum framing framing;
+	/*
+	 * NULL, or bit group << 8 | hook set: records of that event are
+	 * stepped over whole, not returned (a first pass that wants few
+	 * events); LKET's own records are always returned.
+	 */
+	const uint8_t *skip;
 	bool swap;		/* written in the other byte order */
 
 	uint8_t *buf;		/* read window */

@@ -51,9 +51,9 @@ static int tee_lost(struct output *o, const struct seq_gap *g)
 }
 
 static int tee_process(struct output *o, uint64_t ts, const struct proc *p,
-		       int32_t ppid, const char *event)
+		       int32_t ppid, const char *event, const char *host)
 {
-	EACH(tee_of(o), process, ts, p, ppid, event);
+	EACH(tee_of(o), process, ts, p, ppid, event, host);
 }
 
 static int tee_report(struct output *o, const struct report *r)

@@ -5,8 +5,13 @@
 # Whole-process figures from /usr/bin/time, best of RUNS runs.  lket.out
 # goes to OUT_DIR: /dev/shm/lket-bench when /dev/shm has 4 GB free (the
 # converter's speed, not the disk's writeback), else BENCH_DIR.
+# Then two hosts: the CPU time per event of HOST_EVENTS events as two
+# hosts' traces of half as many each (a=, b=: a first pass over both for
+# their RPCs, then the merge) against one trace of HOST_EVENTS, as a
+# ratio: one of each in turn, RUNS times, the median.
 #
 #   bench/run.sh BUILD      RUNS=3 EVENTS="10000000 20000000" BENCH_DIR=...
+#                           HOST_EVENTS=4000000
 #                           OUT_DIR=...
 set -eu
 build=$(cd "${1:?usage: run.sh BUILD}" && pwd)
@@ -47,3 +52,24 @@ for n in ${EVENTS:-10000000 20000000}; do
 done
 echo "output: $(wc -c < "$out") bytes of lket.out for the last trace"
 rm -f "$out"
+
+# two hosts against one trace of their size: user + system seconds
+n=${HOST_EVENTS:-4000000}
+"$build/lket-gen" -n "$n" bench "$dir/one"
+"$build/lket-gen" -n $((n / 2)) bench "$dir/ha"
+"$build/lket-gen" -n $((n / 2)) bench "$dir/hb"
+cpu() { # COMMAND...: user + system seconds
+	/usr/bin/time -f '%U %S' -o "$dir/time" "$@" || true
+	awk '{ print $1 + $2 }' "$dir/time"
+}
+: > "$dir/ratio"
+for _ in $(seq "$runs"); do
+	one=$(cpu "$build/lket-b2a" -q -o "$out" "$dir/one")
+	two=$(cpu "$build/lket-b2a" -q -o "$out" a="$dir/ha" b="$dir/hb")
+	echo "$one $two" | awk '{ printf "%.3f %.3f %.4f\n", $1, $2, $2 / $1 }' >> "$dir/ratio"
+done
+sort -n -k3 "$dir/ratio" | awk -v n="$n" '{ r[NR] = $3; o[NR] = $1; t[NR] = $2 }
+	END { m = int((NR + 1) / 2)
+		printf "two hosts, %d events: %.2f s CPU against %.2f s for one trace: %+.0f%% per event (median of %d)\n",
+			n, t[m], o[m], (r[m] - 1) * 100, NR }'
+rm -f "$out" "$dir/one"_* "$dir/ha"_* "$dir/hb"_* "$dir/ratio"

@@ -8,7 +8,9 @@ the database; PostgreSQL when PGCONN is given.  Each output is parsed with
 an ordinary reader (json, csv, sqlite3, psql --csv) and turned into one
 canonical line per event: time, cpu, tid, pid, comm as bytes, event, and
 each field as lket.out shows it (strings as bytes, hex fields 0x...,
-integers in decimal).  The representations are those of lket-b2a(1),
+integers in decimal).  Several hosts' lket.out (a host after the time):
+each line with its host, which JSON, CSV and every database row must
+have too; one trace's: the databases' host column is not compared.  The representations are those of lket-b2a(1),
 VALUE REPRESENTATION.  Prints the first differences; exit 1 if any.
 """
 import csv
@@ -20,6 +22,7 @@ import subprocess
 import sys
 
 NAMES = {}     # field names of each event, from lket.out
+HOSTS = False  # lket.out of several hosts: a host after the time
 FIELD = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S+)')
 TEXT_ESC = re.compile(rb'\\(x[0-9a-f]{2}|.)', re.S)
 
@@ -53,10 +56,11 @@ def esc_bytes(s):
     return bytes(out)
 
 
-def canon(time, cpu, tid, pid, comm, event, fields):
+def canon(time, host, cpu, tid, pid, comm, event, fields):
     def opt(v):
         return '-' if v is None or v in ('', '-') else str(int(v))
-    return ' '.join([str(int(time)), opt(cpu), opt(tid), opt(pid),
+    return ' '.join([str(int(time)), str(host) if HOSTS else '-',
+                     opt(cpu), opt(tid), opt(pid),
                      repr(comm), event] +
                     ['%s=%s' % (n, repr(v) if isinstance(v, bytes) else v)
                      for n, v in fields])
@@ -65,7 +69,12 @@ def canon(time, cpu, tid, pid, comm, event, fields):
 def from_text(path):
     events, kinds = [], {}
     for line in open(path, encoding='ascii'):
-        t, cpu, tid, pid, comm, event, *rest = line.rstrip('\n').split(' ', 6)
+        line = line.rstrip('\n')
+        host = None
+        if HOSTS:
+            t, host, line = line.split(' ', 2)
+            line = t + ' ' + line
+        t, cpu, tid, pid, comm, event, *rest = line.split(' ', 6)
         fields = []
         for n, v in FIELD.findall(rest[0] if rest else ''):
             if v.startswith('"'):
@@ -73,7 +82,7 @@ def from_text(path):
             else:
                 fields.append((n, v))
         comm = None if comm == '-' else text_bytes(comm)
-        events.append(canon(t, cpu, tid, None if pid == '-' else pid,
+        events.append(canon(t, host, cpu, tid, None if pid == '-' else pid,
                             comm, event, fields))
         kinds[event] = [isinstance(v, bytes) for _, v in fields]
         NAMES[event] = [n for n, _ in fields]
@@ -98,8 +107,8 @@ def from_json(path, kinds):
             fields = [(n, v) for n, v in fields if n != 'until_ts']
         comm = None if o['comm'] is None else esc_bytes(o['comm'])
         ts = o['ts']
-        events.append(canon(ts, o['cpu'], o['tid'], o['pid'], comm,
-                            o['event'], fields))
+        events.append(canon(ts, o.get('host'), o['cpu'], o['tid'],
+                            o['pid'], comm, o['event'], fields))
     return events
 
 
@@ -117,13 +126,15 @@ def from_csv(path):
             if len(row) != len(header):
                 raise SystemExit('CSV: %d cells under a %d-cell header: %r'
                                  % (len(row), len(header), row))
+            host = row.pop(1) if header[1] == 'host' else None
             t, cpu, tid, pid, comm, event, cell = row
             fields = []
             for n, v in FIELD.findall(csv_value(cell)):
                 fields.append((n, esc_bytes(v[1:-1]) if v.startswith('"')
                                else v))
             comm = esc_bytes(csv_value(comm)) if comm else None
-            events.append(canon(t, cpu, tid, pid, comm, event, fields))
+            events.append(canon(t, host, cpu, tid, pid, comm, event,
+                                fields))
     return events
 
 
@@ -184,30 +195,31 @@ def from_db(db, kinds):
             continue
         src = table + '_hex' if table + '_hex' in views else table
         for r in db.rows('SELECT * FROM "%s"' % src):
-            t, cpu, tid, pid, comm = r[:5]
-            vals, raw = r[5:-1], rawhex(r[-1])
+            host, t, cpu, tid, pid, comm = r[:6]
+            vals, raw = r[6:-1], rawhex(r[-1])
             fields = []
             for k, v in zip(kinds[name], vals):
                 fields.append(esc_bytes(v) if k else
                               v if str(v).startswith('0x') else str(v))
-            events.append((t, cpu, tid, pid,
+            events.append((t, host, cpu, tid, pid,
                            None if comm is None else esc_bytes(comm),
                            name, fields, raw))
-    for t, cpu, tid, pid, comm, grp, hook, nm, raw in db.rows(
-            'SELECT * FROM unknown_events'):
-        events.append((t, cpu, tid, pid,
+    for t, host, cpu, tid, pid, comm, grp, hook, nm, raw in db.rows(
+            'SELECT time, host, cpu, tid, pid, comm, grp, hook, name, raw '
+            'FROM unknown_events'):
+        events.append((t, host, cpu, tid, pid,
                        None if comm is None else esc_bytes(comm),
                        '%s[%s:%s]' % (nm or 'unknown', grp, hook), [],
                        rawhex(raw)))
     # lost flushes, and records the tracer dropped (no flush numbers)
-    lost = [canon(t, cpu, None, None, None,
+    lost = [canon(t, host, cpu, None, None, None,
                   'lket.lost' if f is not None else 'lket.dropped',
                   [('count', c)] +
                   ([('first_seq', f), ('last_seq', l)] if f is not None
                    else []) +
                   ([('until', u)] if u is not None else []))
-            for t, u, c, f, l, cpu in db.rows(
-                'SELECT time, until, count, first_seq, last_seq, cpu '
+            for t, host, u, c, f, l, cpu in db.rows(
+                'SELECT time, host, until, count, first_seq, last_seq, cpu '
                 'FROM lost')]
     return events, lost
 
@@ -215,11 +227,11 @@ def from_db(db, kinds):
 def named(events_db):
     """Field names from lket.out (databases rename columns): positional."""
     out = []
-    for t, cpu, tid, pid, comm, event, vals, raw in events_db:
+    for t, host, cpu, tid, pid, comm, event, vals, raw in events_db:
         fields = list(zip(NAMES.get(event, []), vals))
         if raw is not None:
             fields.append(('raw', raw))
-        out.append(canon(t, cpu, tid, pid, comm, event, fields))
+        out.append(canon(t, host, cpu, tid, pid, comm, event, fields))
     return out
 
 
@@ -240,7 +252,11 @@ def compare(what, want, got):
 
 
 def main():
+    global HOSTS
     out, js, cs, db = sys.argv[1:5]
+    # the CSV's header says whether the outputs have hosts
+    with open(cs, encoding='utf-8') as f:
+        HOSTS = f.readline().startswith('time,host,')
     text, kinds = from_text(out)
     ok = compare('JSON', text, from_json(js, kinds))
     ok &= compare('CSV', text, from_csv(cs))

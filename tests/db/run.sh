@@ -5,7 +5,10 @@
 # and compared with lket.out; every output read back value for value
 # (roundtrip.py); metadata that SQL names do not take; lket-b2a(1)'s
 # queries timed on a million events; SQLite's memory at 1 M and 4 M
-# events; and the bad cases: a full disk (a small tmpfs, when run as
+# events; several hosts in one database (lket-gen rpc: an NFS client and
+# its server): one run, two loads at once, a third host later, a host
+# dropped, a host reloaded, lket-b2a(1)'s queries across hosts; and the
+# bad cases: a full disk (a small tmpfs, when run as
 # root), a refused connection, a missing permission, a server that goes
 # away mid-load.  Nothing half-loaded may remain.
 #
@@ -40,7 +43,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "$work" || exit 1
 "$gen" golden t && "$gen" strings s && "$gen" latency l && "$gen" -p golden p &&
 	"$gen" -n 300000 bench b && "$gen" dbnames d && "$gen" -n 4000 many m &&
-	"$gen" -n 1000000 bench q && "$gen" stacks k ||
+	"$gen" -n 1000000 bench q && "$gen" stacks k && "$gen" -n 40 rpc r > truth &&
+	"$gen" -n 200000 bench h1 && "$gen" -n 200000 bench h2 ||
 	{ echo "lket-gen failed"; exit 1; }
 "$b2a" -q -o t.out t
 # the text, JSON and CSV of the golden traces, times in nanoseconds (p:
@@ -51,6 +55,38 @@ for n in t s l p; do
 	"$b2a" -q -t raw -o $n.raw $n; "$b2a" -q -t raw -f json -o $n.json $n
 	"$b2a" -q -t raw -f csv -o $n.csv $n
 done
+# two hosts (r: the same outputs, each event with its host)
+two="client=r-client server=r-server"
+"$b2a" -q -t raw -o r.raw $two; "$b2a" -q -t raw -f json -o r.json $two
+"$b2a" -q -t raw -f csv -o r.csv $two
+# events per host, from lket.out (the host after the time)
+host_counts=$(awk '{ print $2 }' r.raw | LC_ALL=C sort | uniq -c | awk '{ print $2 "|" $1 }')
+# each RPC as lket.out has it: the client's time from execute to
+# release, the server's from process to send (the same xid)
+rpc_times=$(awk '$7 == "sunrpc.sched.execute.entry" { split($8, a, "="); c[a[2]] = $1 }
+	$7 == "sunrpc.sched.release_task.entry" { split($8, a, "="); r[a[2]] = $1 }
+	$7 == "sunrpc.svc.process.entry" { split($11, a, "="); p[a[2]] = $1 }
+	$7 == "sunrpc.svc.send.entry" { split($10, a, "="); s[a[2]] = $1 }
+	END { for (x in c) if (x in r && x in p && x in s)
+		print x "|" r[x] - c[x] "|" s[x] - p[x] "|" (c[x] < p[x] && s[x] < r[x]) }' r.raw | LC_ALL=C sort)
+# lket-b2a(1)'s query, per client, server and procedure, from lket.out
+rpc_by_proc=$(awk '$7 == "sunrpc.sched.execute.entry" { split($8, a, "="); c[a[2]] = $1; ch[a[2]] = $2 }
+	$7 == "sunrpc.sched.release_task.entry" { split($8, a, "="); r[a[2]] = $1 }
+	$7 == "sunrpc.svc.process.entry" { split($11, a, "="); p[a[2]] = $1; sh[a[2]] = $2; split($14, b, "="); pr[a[2]] = b[2] }
+	$7 == "sunrpc.svc.send.entry" { split($10, a, "="); s[a[2]] = $1 }
+	END { for (x in c) if (x in r && x in p && x in s) {
+		k = ch[x] "|" sh[x] "|" pr[x]; n[k]++; cs[k] += r[x] - c[x]; ss[k] += s[x] - p[x] }
+		for (k in n) print k "|" n[k] "|" cs[k] "|" ss[k] }' r.raw | LC_ALL=C sort)
+rpc_doc=$(sed -n '/^SELECT c.host AS client/,/^ GROUP BY/p' "$here/../../man/lket-b2a.1" | sed 's/\\-/-/g')
+# lket-b2a(1), SEVERAL HOSTS IN ONE DATABASE: each RPC's time at the
+# client and at the server
+# (and, the clocks aligned, the server's time within the client's)
+rpc_query="select c.xid, r.time - c.time, x.time - s.time,
+    case when c.time < s.time and x.time < r.time then 1 else 0 end
+  from sunrpc_sched_execute_entry c
+  join sunrpc_sched_release_task_entry r on r.host = c.host and r.xid = c.xid
+  join sunrpc_svc_process_entry s on s.rq_xid = c.xid and s.host <> c.host
+  join sunrpc_svc_send_entry x on x.host = s.host and x.rq_xid = s.rq_xid"
 roundtrip() { # NAME [PGCONN SCHEMA PSQL]: with the SQLite database NAME.db
 	if out=$("$here/roundtrip.py" $n.raw $n.json $n.csv $n.db "$@" 2>&1); then
 		ok "roundtrip $n: $(echo "$out" | grep -c '^ok') outputs equal lket.out value for value"
@@ -108,7 +144,20 @@ if command -v sqlite3 > /dev/null; then
 		"$(sqlite3 l.db "select what, count, total_ns, min_ns, p50_ns, p90_ns, p99_ns, max_ns from latency_by_event where what = 'syscall(read)'")"
 	"$b2a" -q -f none -d s.db s
 	"$b2a" -q -f none -d p.db p
-	for n in t s l p; do roundtrip; done
+	"$b2a" -q -f none -d r.db $two
+	for n in t s l p r; do roundtrip; done
+	check "sqlite: two hosts: events per host equal lket.out's" "$host_counts" \
+		"$(sqlite3 r.db "select host, count(*) from events group by 1 order by 1")"
+	check "sqlite: two hosts: each RPC's time at the client and the server" \
+		"$rpc_times" "$(sqlite3 r.db "$rpc_query" | LC_ALL=C sort)"
+	check "sqlite: two hosts: lket-b2a(1)'s RPC times per procedure" \
+		"$rpc_by_proc" "$(sqlite3 r.db "$rpc_doc" | LC_ALL=C sort)"
+	check "sqlite: two hosts: a trace row each, the server's clock aligned" \
+		"client|0|0|80 server|1|1|81" \
+		"$(sqlite3 r.db "select host, clock_offset <> 0, clock_uncertainty > 0, events from trace order by 1" | xargs)"
+	"$b2a" -q -f none --host lab-1 -d h.db s
+	check "sqlite: one trace, --host names it" "lab-1|$(wc -l < s.raw)" \
+		"$(sqlite3 h.db "select host, count(*) from events group by 1")"
 	check "sqlite: kernel addresses as text shows them, and as 64 bits" \
 		"0xffff888000100000|-131391638470656|5" \
 		"$(sqlite3 l.db "select h.request_addr, r.request_addr, (select count(distinct request_addr) from ioscheduler_elv_add_request) from ioscheduler_elv_add_request_hex h join ioscheduler_elv_add_request r using (time) order by time limit 1")"
@@ -190,8 +239,8 @@ else
 	check "pg: processes, lost, trace" "5|1|mono|t_0,t_1" \
 		"$(q "select (select count(*) from t.processes), (select sum(count) from t.lost), clock, replace(files, E'\n', ',') from t.trace")"
 	"$b2a" -q -f none --pg "$conn" t 2> err
-	check "pg: an existing schema is refused" "2 1" \
-		"$? $(grep -c 'schema t exists: give --replace' err)"
+	check "pg: a host the schema has is refused" "2 1" \
+		"$? $(grep -c 'schema t has host localhost: give --replace' err)"
 	"$b2a" -q -f none --replace --event syscall --pg "$conn" t
 	check "pg: --replace reloads it (5 syscalls, 1 lost)" "6" \
 		"$(q "select count(*) from t.events")"
@@ -218,7 +267,7 @@ else
 		"$? $(grep -c '^lket-b2a: note: PostgreSQL schema d: ' err) $(sort err | uniq -d | wc -l) $(q "select event, count(*) from d.events group by 1" | LC_ALL=C sort | xargs)"
 	check "pg: the same tables and columns as SQLite" \
 		"$(sqlite3 d.db "select m.name || '.' || p.name from sqlite_master m, pragma_table_info(m.name) p where m.type = 'table' order by 1" | LC_ALL=C sort)" \
-		"$(q "select table_name || '.' || column_name from information_schema.columns where table_schema = 'd' and table_name in (select table_name from information_schema.tables where table_schema = 'd' and table_type = 'BASE TABLE')" | LC_ALL=C sort)"
+		"$(q "select table_name || '.' || column_name from information_schema.columns where table_schema = 'd' and table_name in (select relname from pg_class where relnamespace = 'd'::regnamespace and relkind in ('r', 'p') and not relispartition)" | LC_ALL=C sort)"
 	"$b2a" -f none --pg "$conn" m 2> err
 	check "pg: 4000 events: 400 tables, the rest in other_events, noted once" \
 		"0 1 $(wc -l < m.out) 3600" \
@@ -236,7 +285,60 @@ else
 		"4 5 $(sqlite3 -separator '|' k.db "select w.time, s.id, s.depth, s.frames, s.addrs from iosyscall_write_entry w join stacks s on s.id = w.stack order by w.time" | md5sum)" \
 		"$(q "select count(*) from k.stacks") $(q "select count(stack) from k.iosyscall_write_entry") $(q "select w.time, s.id, s.depth, s.frames, s.addrs from k.iosyscall_write_entry w join k.stacks s on s.id = w.stack order by w.time" | md5sum)"
 
+	# ---- several hosts in one schema
+	"$b2a" -q -f none --pg "$conn" --schema fleet $two
+	n=r roundtrip "$conn" fleet "$pgbin/psql"
+	check "pg: two hosts in one run: events per host equal lket.out's" \
+		"$host_counts" "$(q "select host, count(*) from fleet.events group by 1 order by 1")"
+	check "pg: two hosts: each RPC's time at the client and the server" \
+		"$rpc_times" "$(q "set search_path to fleet; $rpc_query" | LC_ALL=C sort)"
+	check "pg: two hosts: lket-b2a(1)'s RPC times per procedure" \
+		"$rpc_by_proc" "$(q "set search_path to fleet; $rpc_doc" | LC_ALL=C sort)"
+	# the host of a partition: the label quoted in its bound
+	parts="select split_part(pg_get_expr(c.relpartbound, c.oid), '''', 2), count(*)
+	  from pg_inherits i join pg_class c on c.oid = i.inhrelid
+	  where c.relnamespace = 'fleet'::regnamespace and c.relkind = 'r'
+	  group by 1 order by 1"
+	# a host's events of each kind, and its processes: its partitions
+	check "pg: two hosts: a partition for each table of a host's rows" \
+		"$(awk '{ print $2, $7 }' r.raw | LC_ALL=C sort -u | awk '{ n[$1]++ } END { for (h in n) print h "|" n[h] + 1 }' | LC_ALL=C sort | xargs)" \
+		"$(q "$parts" | xargs)"
+	"$b2a" -q -f none --pg "$conn" --schema fleet client=r-client 2> err
+	check "pg: a host loaded already is refused, the schema as it was" \
+		"2 1 $(echo $host_counts)" \
+		"$? $(grep -c 'schema fleet has host client: give --replace to reload it' err) $(q "select host, count(*) from fleet.events group by 1 order by 1" | xargs)"
+	"$b2a" -q -f none --replace --event 'sunrpc.sched.execute*' --pg "$conn" \
+		--schema fleet client=r-client
+	check "pg: --replace reloads that host only" \
+		"client|40 server|$(grep -c ' server ' r.raw)" \
+		"$(q "select host, count(*) from fleet.events group by 1 order by 1" | xargs)"
+	# two loads at once into one schema, a third host later
+	"$b2a" -q -f none --pg "$conn" --schema many --host h1 h1 2> err1 &
+	p1=$!
+	"$b2a" -q -f none --pg "$conn" --schema many --host h2 h2 2> err2
+	s2=$?
+	wait $p1
+	s1=$?
+	"$b2a" -q -o h1.out h1
+	check "pg: two loads at once, both whole" \
+		"0 0 h1|$(wc -l < h1.out) h2|$(wc -l < h1.out)" \
+		"$s1 $s2 $(q "select host, count(*) from many.events group by 1 order by 1" | xargs)"
+	[ "$s1$s2" = 00 ] || cat err1 err2
+	"$b2a" -q -f none --pg "$conn" --schema many --host h3 s
+	check "pg: a third host later, the others untouched" \
+		"h1|$(wc -l < h1.out) h2|$(wc -l < h1.out) h3|$(wc -l < s.raw)" \
+		"$(q "select host, count(*) from many.events group by 1 order by 1" | xargs)"
+	n1=$(q "select count(*) from pg_inherits i join pg_class c on c.oid = i.inhrelid where c.relnamespace = 'many'::regnamespace and pg_get_expr(c.relpartbound, c.oid) = 'FOR VALUES IN (''h1'')'")
+	check "pg: dropping a host drops its partitions only" \
+		"$n1 h2|$(wc -l < h1.out) h3|$(wc -l < s.raw) h2 h3" \
+		"$(q "select many.lket_drop_host('h1')") $(q "select host, count(*) from many.events group by 1 order by 1" | xargs) $(q "select host from many.trace order by 1" | xargs)"
+
 	# bad cases
+	q "create schema old; create table old.trace (header boolean, clock text)" > /dev/null
+	"$b2a" -q -f none --pg "$conn" --schema old t 2> err
+	check "pg: a schema of an lket-b2a without hosts is refused, left as it was" \
+		"2 1 1" \
+		"$? $(grep -c 'schema old was loaded by an older lket-b2a (no hosts): drop it or give another --schema' err) $(q "select count(*) from pg_class where relnamespace = 'old'::regnamespace")"
 	"$b2a" -q -f none --pg "host=$work/nowhere user=lket dbname=postgres" t 2> err
 	check "pg: a refused connection is reported" "2 1" \
 		"$? $(grep -c 'PostgreSQL: cannot connect' err)"
@@ -249,15 +351,15 @@ else
 	"$b2a" -q -f none --pg "$conn application_name=lket-b2a-test" big 2> err &
 	pid=$!
 	n=0
-	while [ $n -lt 200 ] && [ "$(q "select count(*) from pg_stat_activity where application_name = 'lket-b2a-test'")" != 1 ]; do
+	while [ $n -lt 200 ] && [ "$(q "select count(*) from pg_stat_activity where application_name = 'lket-b2a-test'")" = 0 ]; do
 		sleep 0.05; n=$((n + 1))
 	done
 	sleep 0.3
 	q "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'lket-b2a-test'" > /dev/null
 	wait $pid
 	st=$?
-	check "pg: a lost connection is reported, nothing left" "2 1 0" \
-		"$st $(grep -ci 'PostgreSQL:.*\(terminat\|connection\|closed\)' err) $(q "select count(*) from pg_namespace where nspname = 'big'")"
+	check "pg: a lost connection is reported, nothing of the host left" "2 1 0 0" \
+		"$st $(grep -ci 'PostgreSQL:.*\(terminat\|connection\|closed\)' err) $(q "select count(*) from big.trace") $(q "select count(*) from pg_class where relnamespace = 'big'::regnamespace and relname like '%#%'")"
 	[ "$st" = 2 ] || cat err
 fi
 

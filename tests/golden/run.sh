@@ -256,9 +256,14 @@ case_hosts_folder() {
 	echo --event 'sunrpc.svc*' server=s client=c; }
 # what takes one trace for now, and labels missing
 case_hosts_stat() { $gen -n 3 rpc t > truth; echo --stat client=t-client server=t-server; }
+# one SQLite database of both hosts: a host column, a trace row each
+case_hosts_sqlite() { $gen -n 3 rpc t > truth; echo -f none -d t.db client=t-client server=t-server; }
 case_hosts_unlabelled() { $gen -n 3 rpc t > truth; echo client=t-client t-server; }
 case_hosts_nofiles() { $gen -n 3 rpc t > truth; echo client=t-client server=nosuch; }
 case_hosts_pipe() { $gen -n 3 rpc t > truth && mkfifo p; echo client=t-client server=p; }
+# --host: a label as LABEL=TRACE takes; one trace's only
+case_host_bad() { $gen golden t; echo -f none -d t.db --host a/b t; }
+case_host_labels() { $gen -n 3 rpc t > truth; echo -f none -d t.db --host x client=t-client server=t-server; }
 case_rpc_report_one() { $gen golden t; echo --rpc-report rpc t; }
 case_report_stdout() { $gen latency t; echo -o - --report - --event syscall.entry --pid 5001 t; }
 
@@ -301,10 +306,14 @@ extras() {
 			cat t.db
 			return
 		fi
+		# the load's time is not known in advance: 1 when there
+		cp t.db dump.db
+		sqlite3 dump.db "update trace set load_ns = load_ns > 0"
 		for tab in $(sqlite3 t.db "select name from sqlite_master where type = 'table' order by name"); do
 			echo "-- $tab"
-			sqlite3 -header -quote t.db "select * from \"$tab\""
+			sqlite3 -header -quote dump.db "select * from \"$tab\""
 		done
+		rm dump.db
 		echo "-- events"
 		sqlite3 -header t.db "select event, count(*) from events group by event order by event"
 		echo "-- indexes"

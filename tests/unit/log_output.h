@@ -77,10 +77,11 @@ static inline int log_lost(struct output *o, const struct seq_gap *g)
 
 static inline int log_process(struct output *o, uint64_t ts,
 			      const struct proc *p, int32_t ppid,
-			      const char *event)
+			      const char *event, const char *host)
 {
 	struct log_output *l = (struct log_output *)o;
 
+	(void)host;
 	log_line(l, "process %llu tid %u pid %d ppid %d %s",
 		 (unsigned long long)ts, p->tid, p->pid, ppid, event);
 	return log_result(l, "process");

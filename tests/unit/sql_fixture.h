@@ -99,15 +99,22 @@ static inline int fixture_event(struct stream *s, struct event *ev,
 	return decode_record(&meta, s, ev);
 }
 
-/* Hand the event of rec to o. */
+/* Hand the event of rec, of host host (NULL: one trace), to o. */
+static inline int fixture_send_host(struct output *o, const uint8_t *rec,
+				    const struct proc *proc, const char *host)
+{
+	struct stream s;
+	struct event ev = { 0 };
+
+	fixture_event(&s, &ev, rec);
+	ev.host = host;
+	return o->ops->event(o, &ev, proc);
+}
+
 static inline int fixture_send(struct output *o, const uint8_t *rec,
 			       const struct proc *proc)
 {
-	struct stream s;
-	struct event ev;
-
-	fixture_event(&s, &ev, rec);
-	return o->ops->event(o, &ev, proc);
+	return fixture_send_host(o, rec, proc, NULL);
 }
 
 static const char *const fixture_files[] = { "t_0", "odd\nname_1" };

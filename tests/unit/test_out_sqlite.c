@@ -62,7 +62,7 @@ static void test_written(void **state)
 	assert_int_equal(fixture_send(d.o, rec_unknown, NULL), 0);
 	assert_int_equal(d.o->ops->lost(d.o, &gap_flush), 0);
 	assert_int_equal(d.o->ops->lost(d.o, &gap_records), 0);
-	assert_int_equal(d.o->ops->process(d.o, 900, &bash, 1, "process.fork"),
+	assert_int_equal(d.o->ops->process(d.o, 900, &bash, 1, "process.fork", NULL),
 			 0);
 	assert_int_equal(d.o->ops->finish(d.o), 0);
 	assert_null(d.o->ops->error(d.o));

@@ -99,26 +99,75 @@ static void test_ddl(void **state)
 	sql_schema_init(&s, &dialect, NULL, "x.db");
 	sql = sql_create_base(&s);
 	assert_string_equal(sql,
-		"CREATE TABLE trace (header BOOL, clock TEXT, kernel TEXT, wall_offset I64, first_time I64, last_time I64, events I64, lost I64, files TEXT);"
-		"CREATE TABLE processes (time I64, tid I64, pid INTEGER, ppid INTEGER, comm TEXT, event TEXT);"
-		"CREATE TABLE lost (time I64, until I64, count I64, first_seq I64, last_seq I64, cpu INTEGER);"
-		"CREATE TABLE unknown_events (time I64 NOT NULL, cpu INTEGER, tid I64, pid INTEGER, comm TEXT, grp INTEGER, hook INTEGER, name TEXT, raw BYTES);"
-		"CREATE TABLE other_events (time I64 NOT NULL, cpu INTEGER, tid I64, pid INTEGER, comm TEXT, event TEXT, grp INTEGER, hook INTEGER, fields TEXT)");
+		"CREATE TABLE trace (host TEXT PRIMARY KEY, hostname TEXT, machine TEXT, kernel TEXT, header BOOL, clock TEXT, wall_offset I64, clock_offset I64, clock_uncertainty I64, first_time I64, last_time I64, events I64, lost I64, files TEXT, load_ns I64);"
+		"CREATE TABLE event_tables (name TEXT PRIMARY KEY, event TEXT);"
+		"CREATE TABLE processes (host TEXT NOT NULL, time I64, tid I64, pid INTEGER, ppid INTEGER, comm TEXT, event TEXT);"
+		"CREATE TABLE lost (host TEXT NOT NULL, time I64, until I64, count I64, first_seq I64, last_seq I64, cpu INTEGER);"
+		"CREATE TABLE unknown_events (host TEXT NOT NULL, time I64 NOT NULL, cpu INTEGER, tid I64, pid INTEGER, comm TEXT, grp INTEGER, hook INTEGER, name TEXT, raw BYTES);"
+		"CREATE TABLE other_events (host TEXT NOT NULL, time I64 NOT NULL, cpu INTEGER, tid I64, pid INTEGER, comm TEXT, event TEXT, grp INTEGER, hook INTEGER, fields TEXT);");
 	free(sql);
 	sql = sql_create_report(&s);
-	assert_non_null(strstr(sql, "CREATE TABLE latency (scope TEXT, what TEXT, pid INTEGER, comm TEXT, count I64, total_ns I64, min_ns I64, mean_ns I64, p50_ns I64, p90_ns I64, p99_ns I64, max_ns I64, unmatched_begin I64, unmatched_end I64);"
-			       "CREATE TABLE latency_histogram (scope TEXT, what TEXT, pid INTEGER, bucket_ns I64, count I64);"
-			       "CREATE VIEW latency_by_event AS "));
+	assert_non_null(strstr(sql, "CREATE TABLE latency (host TEXT NOT NULL, scope TEXT, what TEXT, pid INTEGER, comm TEXT, count I64, total_ns I64, min_ns I64, mean_ns I64, p50_ns I64, p90_ns I64, p99_ns I64, max_ns I64, unmatched_begin I64, unmatched_end I64);"
+			       "CREATE TABLE latency_histogram (host TEXT NOT NULL, scope TEXT, what TEXT, pid INTEGER, bucket_ns I64, count I64);"
+			       "CREATE VIEW latency_by_event AS SELECT host, "));
 	free(sql);
 	table_of(&s, &io, 3, 5);
 	sql = sql_create_table(&s, &io);
-	assert_string_equal(sql, "CREATE TABLE \"io_submit\" (time I64 NOT NULL, cpu INTEGER, tid I64, pid INTEGER, comm TEXT, \"buf_addr\" I64, \"request_flags\" I64, \"count\" I64, \"u\" I64, raw BYTES)");
+	assert_string_equal(sql, "CREATE TABLE \"io_submit\" (host TEXT NOT NULL, time I64 NOT NULL, cpu INTEGER, tid I64, pid INTEGER, comm TEXT, \"buf_addr\" I64, \"request_flags\" I64, \"count\" I64, \"u\" I64, raw BYTES);"
+		/* the dialect shows hex fields */
+		"CREATE VIEW \"io_submit_hex\" AS SELECT host, time, cpu, tid, pid, comm, CASE WHEN \"buf_addr\" IS NOT NULL THEN hex(\"buf_addr\") END AS \"buf_addr\", CASE WHEN \"request_flags\" IS NOT NULL THEN hex(\"request_flags\") END AS \"request_flags\", \"count\", \"u\", raw FROM \"io_submit\";"
+		"INSERT INTO event_tables VALUES ('io_submit', 'io.submit')");
 	free(sql);
 	sql = sql_create_end(&s);
-	assert_non_null(strstr(sql, "CREATE VIEW events AS SELECT time, cpu, tid, pid, comm, CAST('io.submit' AS TEXT) AS event FROM \"io_submit\" UNION ALL "));
-	/* the dialect shows hex fields */
-	assert_non_null(strstr(sql, "CREATE VIEW \"io_submit_hex\" AS SELECT time, cpu, tid, pid, comm, CASE WHEN \"buf_addr\" IS NOT NULL THEN hex(\"buf_addr\") END AS \"buf_addr\", CASE WHEN \"request_flags\" IS NOT NULL THEN hex(\"request_flags\") END AS \"request_flags\", \"count\", \"u\", raw FROM \"io_submit\";"));
+	assert_non_null(strstr(sql, "DROP VIEW IF EXISTS events; CREATE VIEW events AS SELECT host, time, cpu, tid, pid, comm, CAST('io.submit' AS TEXT) AS event FROM \"io_submit\" UNION ALL "));
+	/* not partitioned: the indexes after the load */
 	assert_non_null(strstr(sql, "CREATE INDEX \"io_submit_tid_time\" ON \"io_submit\"(tid, time);"));
+	assert_non_null(strstr(sql, "CREATE INDEX \"processes_tid\" ON \"processes\"(tid, time);"));
+	free(sql);
+	sql_table_free(&io);
+	sql_schema_free(&s);
+}
+
+/* Partitioned by host: parents with their indexes, a host's own table
+ * attached with indexes like theirs; quotes in labels doubled. */
+static void test_ddl_partitioned(void **state)
+{
+	static const struct sql_dialect parted = {
+		.int64 = "I64", .bytes = "BYTES", .boolean = "BOOL",
+		.hex_pre = "hex(", .hex_post = ")", .partitioned = true,
+	};
+	const char *names[] = { "a", "b\"c" }, *events[] = { "x.a", "it's" };
+	struct sql_table io;
+	struct sql_schema s;
+	char *sql;
+
+	(void)state;
+	sql_schema_init(&s, &parted, NULL, "x");
+	sql = sql_create_base(&s);
+	/* trace and event_tables are the schema's, not a host's */
+	assert_non_null(strstr(sql, "files TEXT, load_ns I64);CREATE TABLE event_tables (name TEXT PRIMARY KEY, event TEXT);CREATE TABLE processes (host TEXT NOT NULL, "));
+	assert_non_null(strstr(sql, "event TEXT) PARTITION BY LIST (host);CREATE INDEX \"processes_tid\" ON \"processes\"(tid, time);CREATE TABLE lost"));
+	assert_non_null(strstr(sql, "cpu INTEGER) PARTITION BY LIST (host);CREATE TABLE unknown_events"));
+	free(sql);
+	table_of(&s, &io, 3, 5);
+	sql = sql_create_table(&s, &io);
+	assert_non_null(strstr(sql, "raw BYTES) PARTITION BY LIST (host);"
+			       "CREATE INDEX \"io_submit_time\" ON \"io_submit\"(time);"
+			       "CREATE INDEX \"io_submit_tid_time\" ON \"io_submit\"(tid, time);"
+			       "CREATE VIEW \"io_submit_hex\""));
+	free(sql);
+	sql = sql_create_end(&s);
+	assert_null(strstr(sql, "CREATE INDEX"));
+	free(sql);
+	sql = sql_create_part(&io, "io_submit#3", "o'k");
+	assert_string_equal(sql, "CREATE TABLE \"io_submit#3\" (LIKE \"io_submit\", CHECK (host = 'o''k'))");
+	free(sql);
+	sql = sql_attach(&io, "io_submit#3", "o'k");
+	assert_string_equal(sql, "CREATE INDEX ON \"io_submit#3\"(time);CREATE INDEX ON \"io_submit#3\"(tid, time);"
+			    "ALTER TABLE \"io_submit\" ATTACH PARTITION \"io_submit#3\" FOR VALUES IN ('o''k')");
+	free(sql);
+	sql = sql_create_events_view(2, names, events);
+	assert_non_null(strstr(sql, "CAST('x.a' AS TEXT) AS event FROM \"a\" UNION ALL SELECT host, time, cpu, tid, pid, comm, CAST('it''s' AS TEXT) AS event FROM \"b\"\"c\" UNION ALL "));
 	free(sql);
 	sql_table_free(&io);
 	sql_schema_free(&s);
@@ -172,21 +221,48 @@ static int ts_exec(struct sql_output *so, const char *sql)
 	return 0;
 }
 
+/* shared DDL: its first three words, and what it is made unless */
+static int ts_define(struct sql_output *so, const char *sql,
+		     const char *exists)
+{
+	struct text_sink *t = ts_of(so);
+	const char *end = sql;
+	int words;
+
+	if (t->fail && strstr(sql, t->fail))
+		return -EIO;
+	for (words = 0; *end && words < 3; end++)
+		words += *end == ' ';
+	ts_put(t, "define %.*s unless %s\n", (int)(end - sql - 1), sql,
+	       exists ? exists : "-");
+	return 0;
+}
+
+static int ts_open_host(struct sql_output *so, unsigned int h)
+{
+	ts_put(ts_of(so), "host %u %s\n", h, so->hosts[h].label);
+	return 0;
+}
+
 static int ts_row(struct sql_output *so, struct sql_table *table,
-		  const struct sql_value *v)
+		  unsigned int h, const struct sql_value *v)
 {
 	struct text_sink *t = ts_of(so);
 	unsigned int i;
 	size_t k;
 
-	ts_put(t, "%s:", table->name);
+	ts_put(t, "%s[%u]:", table->name, h);
 	for (i = 0; i < table->nvalues; i++) {
 		switch (v[i].type) {
 		case SQL_NULL:
 			ts_put(t, " NULL");
 			break;
 		case SQL_INTEGER:
-			ts_put(t, " %lld", (long long)v[i].i);
+			/* the load's time: not known in advance */
+			if (table->fixed == SQL_TRACE && i + 1 == table->nvalues)
+				ts_put(t, " %s", v[i].i > 0 ? "ns" : "none");
+			else
+				ts_put(t, " %lld", (long long)v[i].i);
 			break;
 		case SQL_STRING:
 			ts_put(t, " s'%.*s'", (int)v[i].len,
@@ -222,19 +298,27 @@ static void ts_free(struct sql_output *so)
 static const struct sql_sink_ops text_sink_ops = {
 	.open = ts_open,
 	.exec = ts_exec,
+	.define = ts_define,
+	.open_host = ts_open_host,
 	.row = ts_row,
 	.commit = ts_commit,
 	.free = ts_free,
 };
 
-static struct text_sink *ts_new(void)
+static struct text_sink *ts_host(const char *host)
 {
 	struct sql_output *so;
 
 	assert_int_equal(sql_output_new(&so, sizeof(struct text_sink),
-					&text_sink_ops, &dialect, NULL, "x.db"),
+					&text_sink_ops, &dialect, NULL, "x.db",
+					host),
 			 0);
 	return ts_of(so);
+}
+
+static struct text_sink *ts_new(void)
+{
+	return ts_host(NULL);
 }
 
 static void test_rows(void **state)
@@ -253,25 +337,84 @@ static void test_rows(void **state)
 	assert_int_equal(fixture_send(o, rec_unknown, NULL), 0);
 	assert_int_equal(o->ops->lost(o, &gap_flush), 0);
 	assert_int_equal(o->ops->lost(o, &gap_records), 0);
-	assert_int_equal(o->ops->process(o, 900, &init, 0, "process.snapshot"),
+	assert_int_equal(o->ops->process(o, 900, &init, 0, "process.snapshot", NULL),
 			 0);
 	assert_int_equal(o->ops->finish(o), 0);
 	assert_int_equal(t->committed, 1);
 	assert_string_equal(t->log,
-		"exec CREATE TABLE trace\n"
-		"exec CREATE TABLE \"syscall_entry\"\n"
-		"syscall_entry: 1234 2 100 42 s'bash' s'a\tb\\c' NULL\n"
-		"exec CREATE TABLE \"io_submit\"\n"
+		"define CREATE TABLE trace unless trace\n"
+		/* no hostname in the header: localhost */
+		"host 0 localhost\n"
+		"define CREATE TABLE \"syscall_entry\" unless syscall_entry\n"
+		"syscall_entry[0]: s'localhost' 1234 2 100 42 s'bash' s'a\tb\\c' NULL\n"
+		"define CREATE TABLE \"io_submit\" unless io_submit\n"
 		/* hex fields unsigned at their width, as 64 bits */
-		"io_submit: 5000 0 7 NULL NULL -131391334100992 32769 -5 -1 NULL\n"
-		"io_submit: 6000 0 7 NULL NULL 16 1 2 NULL x'abcd'\n"
-		"unknown_events: 8000 1 1 NULL NULL 200 9 NULL x'deadbeef'\n"
-		"lost: 2000 3000 1 9 9 NULL\n"
-		"lost: 4000 NULL 2 NULL NULL 3\n"
-		"processes: 900 1 1 0 s'init' s'process.snapshot'\n"
-		/* files: each as held, one a line */
-		"trace: 1 s'global' s'6.1.0' -5 1234 8000 4 3 h't_0\nodd\\nname_1'\n"
-		"exec CREATE VIEW events\n");
+		"io_submit[0]: s'localhost' 5000 0 7 NULL NULL -131391334100992 32769 -5 -1 NULL\n"
+		"io_submit[0]: s'localhost' 6000 0 7 NULL NULL 16 1 2 NULL x'abcd'\n"
+		"unknown_events[0]: s'localhost' 8000 1 1 NULL NULL 200 9 NULL x'deadbeef'\n"
+		"lost[0]: s'localhost' 2000 3000 1 9 9 NULL\n"
+		"lost[0]: s'localhost' 4000 NULL 2 NULL NULL 3\n"
+		"processes[0]: s'localhost' 900 1 1 0 s'init' s'process.snapshot'\n"
+		/* one trace: no clock offset; files each as held, one a line */
+		"trace[0]: s'localhost' NULL NULL s'6.1.0' 1 s'global' -5 NULL NULL 1234 8000 4 3 h't_0\nodd\\nname_1' ns\n"
+		"exec DROP VIEW IF\n");
+	o->ops->free(o);
+}
+
+/* Several hosts: each row with its event's host, a trace row for each
+ * (one without events too), their clocks; --host names one trace. */
+static void test_hosts(void **state)
+{
+	struct trace_info b_info = fixture_info;
+	struct trace_info info = fixture_info;
+	const struct trace_host hosts[] = {
+		{ .label = "a", .info = &fixture_info },
+		{ .label = "b", .info = &b_info, .clock_offset = -70,
+		  .uncertainty = 4.6 },
+		{ .label = "c", .info = &fixture_info, .uncertainty = -1 },
+	};
+	struct text_sink *t = ts_new();
+	struct output *o = &t->so.o;
+
+	(void)state;
+	strcpy(b_info.hostname, "nfs-b");
+	strcpy(b_info.machine, "x86_64");
+	info.hosts = hosts;
+	info.nhosts = 3;
+	assert_int_equal(o->ops->begin(o, &info), 0);
+	assert_int_equal(fixture_send_host(o, rec_entry, &bash, "b"), 0);
+	assert_int_equal(fixture_send_host(o, rec_entry, &bash, "a"), 0);
+	assert_int_equal(fixture_send_host(o, rec_io, NULL, "b"), 0);
+	assert_int_equal(o->ops->finish(o), 0);
+	assert_non_null(strstr(t->log,
+		"host 0 b\n"
+		"define CREATE TABLE \"syscall_entry\" unless syscall_entry\n"
+		"syscall_entry[0]: s'b' 1234 2 100 42 s'bash' s'a\tb\\c' NULL\n"
+		"host 1 a\n"
+		"syscall_entry[1]: s'a' 1234 2 100 42 s'bash' s'a\tb\\c' NULL\n"));
+	assert_non_null(strstr(t->log, "io_submit[0]: s'b' 5000 "));
+	assert_non_null(strstr(t->log,
+		"host 2 c\n"
+		"trace[0]: s'b' s'nfs-b' s'x86_64' s'6.1.0' 1 s'global' -5 -70 5 1234 5000 2 0 "));
+	assert_non_null(strstr(t->log,
+		"trace[1]: s'a' NULL NULL s'6.1.0' 1 s'global' -5 0 0 1234 1234 1 0 "));
+	/* no RPC pairs: the uncertainty not known */
+	assert_non_null(strstr(t->log,
+		"trace[2]: s'c' NULL NULL s'6.1.0' 1 s'global' -5 0 NULL 1234 0 0 0 "));
+	o->ops->free(o);
+
+	t = ts_host("lab-1");
+	o = &t->so.o;
+	assert_int_equal(o->ops->begin(o, &b_info), 0);
+	assert_int_equal(fixture_send(o, rec_entry, &bash), 0);
+	assert_non_null(strstr(t->log, "host 0 lab-1\nd"));
+	o->ops->free(o);
+	/* else the header's hostname */
+	t = ts_new();
+	o = &t->so.o;
+	assert_int_equal(o->ops->begin(o, &b_info), 0);
+	assert_int_equal(fixture_send(o, rec_entry, &bash), 0);
+	assert_non_null(strstr(t->log, "host 0 nfs-b\nd"));
 	o->ops->free(o);
 }
 
@@ -287,7 +430,7 @@ static void test_other_events(void **state)
 	t->so.schema.full_noted = true;
 	assert_int_equal(fixture_send(o, rec_io, NULL), 0);
 	t->so.schema.ntables = 0;
-	assert_non_null(strstr(t->log, "other_events: 5000 0 7 NULL NULL s'io.submit' 3 5 h'buf_addr=0xffff888012345000 request_flags=0x8001 count=-5 u=-1'\n"));
+	assert_non_null(strstr(t->log, "other_events[0]: s'localhost' 5000 0 7 NULL NULL s'io.submit' 3 5 h'buf_addr=0xffff888012345000 request_flags=0x8001 count=-5 u=-1'\n"));
 	o->ops->free(o);
 }
 
@@ -302,7 +445,7 @@ static void test_report_rows(void **state)
 	assert_int_equal(report_finish(r), 0);
 	assert_int_equal(o->ops->begin(o, &fixture_info), 0);
 	assert_int_equal(o->ops->report(o, r), 0);
-	assert_non_null(strstr(t->log, "exec CREATE TABLE latency\n"));
+	assert_non_null(strstr(t->log, "define CREATE TABLE latency unless latency\n"));
 	report_free(r);
 	o->ops->free(o);
 }
@@ -328,7 +471,9 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_table_limit),
 		cmocka_unit_test(test_ddl),
+		cmocka_unit_test(test_ddl_partitioned),
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_hosts),
 		cmocka_unit_test(test_other_events),
 		cmocka_unit_test(test_report_rows),
 		cmocka_unit_test(test_failure_words),

@@ -212,6 +212,68 @@ static void test_unframed(void **state)
 	stream_close(&s);
 }
 
+/* As the runtime writes them: a flush a record */
+static const uint8_t v5_each[] = {
+	V5_MAGIC, LE32(1), LE32(32),	/* @0 flush 1 */
+	REC_A(LE),			/* @12 */
+	V5_MAGIC, LE32(2), LE32(24),	/* @44 flush 2 */
+	REC_B(LE),			/* @56 */
+	V5_MAGIC, LE32(3), LE32(28),	/* @80 flush 3 */
+	REC_C(LE),			/* @92 */
+	V5_MAGIC, LE32(4), LE32(40),	/* @120 flush 4 */
+	REC_D(LE),			/* @132 */
+};
+
+static void set_skip(uint8_t *skip, unsigned int group, unsigned int hook)
+{
+	unsigned int k = group << 8 | hook;
+
+	skip[k >> 3] |= (uint8_t)(1u << (k & 7));
+}
+
+/* Records of the events s->skip names are stepped over, whatever the
+ * framing; the others come as ever, the flushes still counted. */
+static void test_skip(void **state)
+{
+	static uint8_t skip[65536 / 8];
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+
+	(void)state;
+	set_skip(skip, 1, 1);		/* A */
+	set_skip(skip, 2, 3);		/* B */
+	open_fixture(&s, path, sizeof(path), "each_cpu0", v5_each,
+		     sizeof(v5_each), &log);
+	s.skip = skip;
+	expect_record(&s, rec_c, 3000, LKET_ID(102, 4, 5, 0), 28, 24, 92, 3,
+		      true);
+	expect_record(&s, rec_d, 4000, LKET_ID(103, 1, 2, 0), 40, 40, 132, 4,
+		      true);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(s.frames, 4);
+	assert_int_equal(log.n, 0);
+	stream_close(&s);
+	/* two records in one flush */
+	open_fixture(&s, path, sizeof(path), "v4_cpu0", v4_le, sizeof(v4_le),
+		     &log);
+	s.skip = skip;
+	expect_record(&s, rec_c, 3000, LKET_ID(102, 4, 5, 0), 28, 24, 72, 4,
+		      true);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 0);
+	stream_close(&s);
+	/* no framing */
+	open_fixture(&s, path, sizeof(path), "raw_2", none_le,
+		     sizeof(none_le), &log);
+	s.skip = skip;
+	expect_record(&s, rec_c, 3000, LKET_ID(102, 4, 5, 0), 28, 24, 56, 0,
+		      false);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 0);
+	stream_close(&s);
+}
+
 static void test_big_endian(void **state)
 {
 	struct diag_log log;
@@ -691,6 +753,7 @@ int main(void)
 		cmocka_unit_test(test_v5),
 		cmocka_unit_test(test_unframed),
 		cmocka_unit_test(test_big_endian),
+		cmocka_unit_test(test_skip),
 		cmocka_unit_test(test_spanning),
 		cmocka_unit_test(test_garbage_between_flushes),
 		cmocka_unit_test(test_garbage_unframed),

@@ -37,7 +37,7 @@ static void test_all_calls(void **state)
 	assert_int_equal(t->ops->event(t, &ev, &p), 0);
 	assert_int_equal(t->ops->lost(t, &g), 0);
 	/* b has no process op: only a gets it */
-	assert_int_equal(t->ops->process(t, 9, &p, 1, "process.fork"), 0);
+	assert_int_equal(t->ops->process(t, 9, &p, 1, "process.fork", NULL), 0);
 	assert_int_equal(t->ops->finish(t), 0);
 	assert_null(t->ops->error(t));
 	t->ops->free(t);

@@ -1181,6 +1181,19 @@ static void print_clocks(const struct inputs *in, const struct result *res)
 static int exit_status(const struct options *o, const struct reporter *rep,
 		       const struct result *res)
 {
+	/* what was lost, summed up after the messages that said where */
+	const struct {
+		uint64_t n;
+		const char *what;
+	} losses[] = {
+		{ res->stats.lost, "flushes lost in transport" },
+		{ res->stats.dropped, "records dropped by the tracer" },
+		{ res->stats.missing,
+		  "records written by the tracer missing from the files" },
+		{ res->stats.skipped, "probe hits skipped by SystemTap" },
+	};
+	size_t i;
+
 	if (rep->hidden)
 		fprintf(stderr, "lket-b2a: %lu more messages not shown\n",
 			rep->hidden);
@@ -1213,18 +1226,10 @@ static int exit_status(const struct options *o, const struct reporter *rep,
 			res->what ? res->what : "output", strerror(-res->ret));
 		return 2;
 	}
-	if (res->stats.lost && !rep->quiet)
-		fprintf(stderr, "lket-b2a: %llu flushes lost in transport\n",
-			(unsigned long long)res->stats.lost);
-	if (res->stats.dropped && !rep->quiet)
-		fprintf(stderr, "lket-b2a: %llu records dropped by the tracer\n",
-			(unsigned long long)res->stats.dropped);
-	if (res->stats.missing && !rep->quiet)
-		fprintf(stderr, "lket-b2a: %llu records written by the tracer missing from the files\n",
-			(unsigned long long)res->stats.missing);
-	if (res->stats.skipped && !rep->quiet)
-		fprintf(stderr, "lket-b2a: %llu probe hits skipped by SystemTap\n",
-			(unsigned long long)res->stats.skipped);
+	for (i = 0; !rep->quiet && i < sizeof(losses) / sizeof(losses[0]); i++)
+		if (losses[i].n)
+			fprintf(stderr, "lket-b2a: %llu %s\n",
+				(unsigned long long)losses[i].n, losses[i].what);
 	return rep->d.damage ? 1 : 0;
 }
 

@@ -217,6 +217,21 @@ static inline bool lket_is_consumer(const struct task_struct *task)
 }
 
 /*
+ * A switch from the consumer to another task is that task's switch-in,
+ * not the consumer's doing: addevent.tskdispatch.ctxswitch records it
+ * although current is the consumer (without it, a task that got the CPU
+ * from stapio had no switch-in in the trace).  Set by that hook's probe
+ * just before its lket_skip(), in the same handler, which clears it.
+ */
+static DEFINE_PER_CPU(bool, lket_switch_from_consumer);
+
+static void lket_record_switch_from_consumer(void)
+{
+	if (in_task() && lket_is_consumer(current))
+		this_cpu_write(lket_switch_from_consumer, true);
+}
+
+/*
  * Should a hook write nothing?  Before the metadata is out, and for what
  * the consumer itself does.  In interrupt context "current" is just the
  * task that was interrupted: an IO completion or a packet arriving while
@@ -224,8 +239,12 @@ static inline bool lket_is_consumer(const struct task_struct *task)
  */
 static inline bool lket_skip(void)
 {
-	return !smp_load_acquire(&lket_ready) ||
-	       (in_task() && lket_is_consumer(current));
+	if (in_task() && lket_is_consumer(current)) {
+		if (!this_cpu_read(lket_switch_from_consumer))
+			return true;
+		this_cpu_write(lket_switch_from_consumer, false);
+	}
+	return !smp_load_acquire(&lket_ready);
 }
 
 #if LKET_ASCII_TRACE

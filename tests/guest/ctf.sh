@@ -15,7 +15,10 @@
 #     both traces: lket-b2a --ctf, read by babeltrace2 with nothing on
 #     its standard error, equal to lket.out (tests/ctf/compare.py); the
 #     core trace's sched_switch events name both tasks, its
-#     syscall_entry_write events come from the worker thread too.
+#     syscall_entry_write events come from the worker thread too, and
+#     every system call comes after its task's switch-in on that CPU
+#     (tests/guest/switch-in.awk), also when the task got the CPU from
+#     stapio.
 #
 # Exit 0 pass, 1 fail, 77 skipped (only with LKET_SKIP_GUEST=1).
 group=ctf
@@ -93,6 +96,11 @@ check "core: sched_switch events, each from the task it switches out" sh -c "
 	[ \$(grep -c ' sched_switch: ' '$res/core.bt') -gt 0 ] &&
 	! grep ' sched_switch: ' '$res/core.bt' |
 		grep -v 'tid = \([0-9]*\), pid = [-0-9]*, procname = \"[^\"]*\" }, { prev_comm = \"[^\"]*\", prev_tid = \1,'"
+# a task that got the CPU from stapio (whose own switches are left out)
+# still has its switch-in
+awk -f "$top/tests/guest/switch-in.awk" "$res/core.txt" > "$res/core.switch-in"
+check "core: every system call after its task's switch-in on that CPU ($(tail -n 1 "$res/core.switch-in"))" \
+	grep -q ' 0 without a switch-in$' "$res/core.switch-in"
 cpid=$(sed -n 's/^tasks \([0-9]*\) .*/\1/p' "$res/core.out")
 check "core: syscall_entry_write from the worker thread" \
 	[ "$(bt_count "syscall_entry_write: .*pid = $cpid, procname = \"lket-worker\" }")" -ge 3 ]

@@ -110,8 +110,11 @@ for m in $mods; do
 		status=1
 	fi
 	c=$(cat "$res/$m.consumer")
-	# Nothing of the consumer (stapio), but the snapshot's own records.
-	if awk -v c="$c" '$6 != "process.snapshot" && ($3 == c || $4 == c)' "$m.out" | grep -q .; then
+	# Nothing of the consumer (stapio), but the snapshot's own records
+	# and its switches to other tasks (their switch-ins); no switch to it.
+	if awk -v c="$c" '$6 == "tskdispatch.ctxswitch" && $8 == "next_pid=" c { print; next }
+			  $6 != "process.snapshot" && $6 != "tskdispatch.ctxswitch" &&
+			  ($3 == c || $4 == c)' "$m.out" | grep -q .; then
 		echo "$name: $m: events of the consumer (pid $c) were traced" >&2
 		status=1
 	fi

@@ -287,7 +287,9 @@ static bool is_counted(const struct record *r)
 
 /*
  * Metadata proper, read ahead of the events: group 0 but for the task
- * records, which are in time order with the events they name.
+ * and module records, which are in time order with the events they name
+ * (a module loaded while tracing is recorded then, maybe where an
+ * unloaded one was, and holds the frames of the events after it only).
  */
 static bool is_metadata(const struct record *r)
 {
@@ -295,7 +297,8 @@ static bool is_metadata(const struct record *r)
 
 	return LKET_ID_GROUP(r->id) == LKET_GROUP_LKET &&
 	       hook != LKET_HOOK_TASK_NEW && hook != LKET_HOOK_TASK_EXEC &&
-	       hook != LKET_HOOK_TASK_RENAME && hook != LKET_HOOK_TASK_EXIT;
+	       hook != LKET_HOOK_TASK_RENAME && hook != LKET_HOOK_TASK_EXIT &&
+	       hook != LKET_HOOK_MODULE;
 }
 
 /* A group-0 record: the trace header, metadata or a task record. */

@@ -9,6 +9,12 @@
  * its sections out somewhere of its own (a lookup moves the address from
  * the module's run-time text to where libdwfl put ".text").  Then each
  * address is looked up once and kept in an open-addressing table.
+ *
+ * Module records may also arrive mid-trace, for modules loaded while
+ * tracing: the newest module holding an address is its module from then
+ * on (a module may load where an unloaded one was), what the table knew
+ * of its addresses is forgotten, and its debuginfo is reported to libdwfl
+ * then (or taken from an earlier load of the same build).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -36,6 +42,7 @@ struct sym_module {
 	char *build_id;		/* hex; "" unknown */
 	Dwfl_Module *dwfl;	/* NULL: no usable debuginfo */
 	int64_t shift;		/* debuginfo address = run-time + shift */
+	uint64_t text;		/* where libdwfl has its text (_stext) */
 	bool kernel;
 	bool noted;		/* said why it has no symbols */
 };
@@ -65,6 +72,8 @@ struct symbols {
 	bool noted_outside;
 	struct sym_entry *tab;	/* power of two */
 	size_t tab_size, tab_used;
+	char **retired;		/* forgotten symbols, still valid for callers */
+	size_t nretired, retired_cap;
 };
 
 static char *dup_str(const char *s)
@@ -108,6 +117,9 @@ void symbols_free(struct symbols *sy)
 	}
 	for (i = 0; sy->tab && i < sy->tab_size; i++)
 		free((char *)sy->tab[i].sym);
+	for (i = 0; i < sy->nretired; i++)
+		free(sy->retired[i]);
+	free(sy->retired);
 	free(sy->tab);
 	free(sy->kos);
 	free(sy->mods);
@@ -127,13 +139,81 @@ int symbols_set_release(struct symbols *sy, const char *release)
 	return 0;
 }
 
+static void load_module(struct symbols *sy, struct sym_module *m,
+			const char *path);
+static const char *find_ko(const struct symbols *sy, const char *name);
+static int find_vmlinux(const struct symbols *sy, char *path, size_t size);
+static int forget(struct symbols *sy, uint64_t lo, uint64_t size);
+
+/* The same module as m, loaded before with the same build; NULL. */
+static const struct sym_module *same_build(const struct symbols *sy,
+					   const struct sym_module *m)
+{
+	size_t i;
+
+	for (i = 0; i < sy->nmods; i++) {
+		const struct sym_module *o = &sy->mods[i];
+
+		if (o != m && o->dwfl && !strcmp(o->name, m->name) &&
+		    !strcmp(o->build_id, m->build_id))
+			return o;
+	}
+	return NULL;
+}
+
+/*
+ * A module that arrives after the debuginfo was loaded (loaded while
+ * tracing): its addresses' symbols are looked up again, from its own
+ * debuginfo.
+ */
+static int add_late(struct symbols *sy, struct sym_module *m)
+{
+	const struct sym_module *o = same_build(sy, m);
+	char path[4096];
+	const char *ko;
+	size_t i;
+	int ret = forget(sy, m->base, m->size);
+
+	if (ret || sy->nothing || !sy->dwfl)
+		return ret;
+	for (i = 0; i + 1 < sy->nmods; i++)	/* said once per name */
+		if (!strcmp(sy->mods[i].name, m->name) && sy->mods[i].noted)
+			m->noted = true;
+	if (o) {
+		m->dwfl = o->dwfl;
+		m->text = o->text;
+		m->shift = (int64_t)(m->text - m->base);
+		return 0;
+	}
+	ko = m->kernel ? (find_vmlinux(sy, path, sizeof(path)) ? NULL : path) :
+	     find_ko(sy, m->name);
+	if (!ko)
+		return 0;
+	dwfl_report_begin_add(sy->dwfl);
+	load_module(sy, m, ko);
+	dwfl_report_end(sy->dwfl, NULL, NULL);
+	return 0;
+}
+
 int symbols_add_module(struct symbols *sy, const char *name, uint64_t base,
 		       uint64_t size, const char *build_id)
 {
 	struct sym_module *m;
+	size_t i;
 
 	if (!name || !*name)
 		return -EINVAL;
+	for (i = sy->nmods; i-- > 0;) {
+		m = &sy->mods[i];
+		if (m->base < base + size && base < m->base + m->size) {
+			/* the newest there: the same again is nothing new */
+			if (m->base == base && m->size == size &&
+			    !strcmp(m->name, name) &&
+			    !strcmp(m->build_id, build_id ? build_id : ""))
+				return 0;
+			break;
+		}
+	}
 	if (sy->nmods == sy->mods_cap) {
 		size_t cap = sy->mods_cap ? 2 * sy->mods_cap : 64;
 
@@ -156,7 +236,7 @@ int symbols_add_module(struct symbols *sy, const char *name, uint64_t base,
 	m->size = size;
 	m->kernel = !strcmp(name, SYMBOLS_KERNEL);
 	sy->nmods++;
-	return 0;
+	return sy->loaded ? add_late(sy, m) : 0;
 }
 
 uint64_t symbols_cached(const struct symbols *sy)
@@ -396,6 +476,7 @@ static void load_module(struct symbols *sy, struct sym_module *m,
 		return;
 	}
 	m->dwfl = mod;
+	m->text = at;
 	m->shift = (int64_t)(at - m->base);
 }
 
@@ -440,15 +521,40 @@ static int load(struct symbols *sy)
 	return 0;
 }
 
-/* The trace's module holding addr; NULL. */
+/* The trace's module holding addr, the newest; NULL. */
 static struct sym_module *module_of(struct symbols *sy, uint64_t addr)
 {
 	size_t i;
 
-	for (i = 0; i < sy->nmods; i++)
+	for (i = sy->nmods; i-- > 0;)
 		if (addr >= sy->mods[i].base &&
 		    addr - sy->mods[i].base < sy->mods[i].size)
 			return &sy->mods[i];
+	return NULL;
+}
+
+/*
+ * The kernel, for an address outside its text (_stext to _etext, what its
+ * record says) but in its image as the debuginfo lays it out: the head
+ * and init text of the idle tasks' boot stacks (secondary_startup_64,
+ * start_kernel).  NULL.
+ */
+static struct sym_module *kernel_image_of(struct symbols *sy, uint64_t addr)
+{
+	Dwarf_Addr start, end;
+	size_t i;
+
+	for (i = sy->nmods; i-- > 0;) {
+		struct sym_module *m = &sy->mods[i];
+		uint64_t a = addr + (uint64_t)m->shift;
+
+		if (!m->kernel || !m->dwfl)
+			continue;
+		if (dwfl_module_info(m->dwfl, NULL, &start, &end, NULL, NULL,
+				     NULL, NULL) && a >= start && a < end)
+			return m;
+		return NULL;
+	}
 	return NULL;
 }
 
@@ -464,10 +570,13 @@ static char *resolve(struct symbols *sy, uint64_t addr)
 	uint64_t a;
 	int lineno;
 
+	if (!m)
+		m = kernel_image_of(sy, addr);
 	if (!m) {
+		/* not damage: a module's init function, a kernel thread's */
 		if (!sy->noted_outside)
-			diagf(sy->opt.diag, DIAG_DAMAGE, NULL, -1,
-			      "call stack address 0x%" PRIx64 " is in no module the trace lists (and maybe others): shown as addresses",
+			diagf(sy->opt.diag, DIAG_NOTE, NULL, -1,
+			      "call stack address 0x%" PRIx64 " is in no module the trace lists (such as a module's init text, freed after init; and maybe others): shown as addresses",
 			      addr);
 		sy->noted_outside = true;
 		return NULL;
@@ -518,6 +627,49 @@ static int grow(struct symbols *sy)
 	for (i = 0; i < n; i++)
 		if (old[i].used)
 			sy->tab[slot_of(sy, old[i].addr)] = old[i];
+	free(old);
+	return 0;
+}
+
+/*
+ * Forget what the table has of [lo, lo + size): a module now there.  The
+ * symbols go on living (callers may hold them) until symbols_free().
+ */
+static int forget(struct symbols *sy, uint64_t lo, uint64_t size)
+{
+	struct sym_entry *old = sy->tab;
+	size_t i, n = 0;
+
+	for (i = 0; i < sy->tab_size; i++)
+		if (old[i].used && old[i].addr - lo < size)
+			n++;
+	if (!n)
+		return 0;
+	if (sy->nretired + n > sy->retired_cap) {
+		size_t cap = 2 * (sy->nretired + n);
+		char **r = realloc(sy->retired, cap * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		sy->retired = r;
+		sy->retired_cap = cap;
+	}
+	sy->tab = calloc(sy->tab_size, sizeof(*sy->tab));
+	if (!sy->tab) {
+		sy->tab = old;
+		return -ENOMEM;
+	}
+	for (i = 0; i < sy->tab_size; i++) {
+		if (!old[i].used)
+			continue;
+		if (old[i].addr - lo < size) {
+			if (old[i].sym)
+				sy->retired[sy->nretired++] = (char *)old[i].sym;
+			sy->tab_used--;
+		} else {
+			sy->tab[slot_of(sy, old[i].addr)] = old[i];
+		}
+	}
 	free(old);
 	return 0;
 }

@@ -47,8 +47,11 @@ void symbols_free(struct symbols *sy);
 int symbols_set_release(struct symbols *sy, const char *release);
 /*
  * A module of the trace: its name, the run-time address of its text and
- * its size, its GNU build ID in hex ("" if unknown).  -ENOMEM; -EINVAL for
- * an empty name.
+ * its size, its GNU build ID in hex ("" if unknown).  Modules may come
+ * between lookups (loaded while tracing): from then on an address is of
+ * the newest module holding it, and looked up again; the same module
+ * again at the same place changes nothing.  -ENOMEM; -EINVAL for an
+ * empty name.
  */
 int symbols_add_module(struct symbols *sy, const char *name, uint64_t base,
 		       uint64_t size, const char *build_id);

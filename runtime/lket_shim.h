@@ -530,11 +530,18 @@ static void lket_ascii_record_begin(unsigned int group, unsigned int hook)
  * A kprobe's handler unwinds from the probed instruction
  * (stack_trace_save_regs(), which the kernel does not export: found
  * through kallsyms when tracing starts), so that the first frame is the
- * probed function; other probes (tracepoints, return probes, whose
- * registers are the trampoline's) unwind from here with
- * stack_trace_save(), and the frames in this module (LKET's and
- * SystemTap's own: the handler) are left out, so that the first is where
- * the kernel called the probe.  Both are the kernel's unwinder (ORC on
+ * probed function.  A return probe's handler runs on the return
+ * trampoline, which the probed function returned to; its registers are
+ * those of that return, with the instruction pointer set back to the
+ * real return address (rethook and kretprobe do so before calling the
+ * handler), so it unwinds from them too: the first frame is where the
+ * probed function returns to in its caller, then the caller's callers,
+ * none of the trampoline's frames.  Should the instruction pointer not be
+ * the return address SystemTap knows (a kernel that does not set it),
+ * the return probe is unwound as other probes are.  Other probes
+ * (tracepoints) unwind from here with stack_trace_save(), and the frames
+ * in this module (LKET's and SystemTap's own: the handler) are left out,
+ * so that the first is where the kernel called the probe.  Both are the kernel's unwinder (ORC on
  * Debian's kernels), bounded by depth, into a per-CPU buffer: no
  * allocation, no locks.
  */
@@ -579,12 +586,20 @@ static void lket_stack_init(void)
 }
 
 /*
- * The registers of the probe a tapset function runs in, if a kprobe's;
- * else NULL.  A macro: SystemTap's struct context is complete only in
- * the functions of the script, where CONTEXT is their probe's.
+ * The registers to unwind the probe a tapset function runs in from: a
+ * kprobe's, or a return probe's whose instruction pointer is the real
+ * return address; else NULL.  Macros: SystemTap's struct context is
+ * complete only in the functions of the script, where CONTEXT is their
+ * probe's.
  */
+#define LKET_RETURN_REGS_OK						\
+	(CONTEXT->ips.krp.pi && CONTEXT->kregs &&			\
+	 REG_IP(CONTEXT->kregs) ==					\
+	 (unsigned long)_stp_ret_addr_r(CONTEXT->ips.krp.pi))
 #define LKET_PROBE_REGS							\
-	(CONTEXT->probe_type == stp_probe_type_kprobe ? CONTEXT->kregs : NULL)
+	(CONTEXT->probe_type == stp_probe_type_kprobe ? CONTEXT->kregs :	\
+	 CONTEXT->probe_type == stp_probe_type_kretprobe &&		\
+	 LKET_RETURN_REGS_OK ? CONTEXT->kregs : NULL)
 
 /*
  * Take the call stack, at most depth frames, into this CPU's buffer;
@@ -864,7 +879,8 @@ static void lket_process_snapshot(void)
  * Module records (lket.module): the kernel, then every module loaded when
  * tracing starts, with where its text is and its GNU build ID, so that
  * lket-b2a can symbolise call stacks (KASLR moves the kernel, modules
- * load anywhere).  Written once, from a begin probe.
+ * load anywhere).  Written from a begin probe, then one for each module
+ * loaded while tracing (lket_module_loaded()).
  */
 #define LKET_BUILD_ID_MAX	BUILD_ID_SIZE_MAX	/* a SHA-1's 20 */
 /* ELF's NT_GNU_BUILD_ID (<elf.h>), which the kernel's headers lack */
@@ -927,6 +943,15 @@ static void lket_module_record(const char *name, u64 base, u64 size,
 	lket_record_end();
 }
 
+static void lket_module_add(const struct module *mod)
+{
+	char hex[LKET_BUILD_ID_HEX];
+
+	lket_module_build_id(mod, hex);
+	lket_module_record(mod->name, (unsigned long)mod->core_layout.base,
+			   mod->core_layout.text_size, hex);
+}
+
 static void lket_module_snapshot(void)
 {
 	unsigned long stext = kallsyms_lookup_name("_stext");
@@ -949,12 +974,24 @@ static void lket_module_snapshot(void)
 	list_for_each_entry_rcu(mod, modules, list) {
 		if (mod->state == MODULE_STATE_UNFORMED)
 			continue;
-		lket_module_build_id(mod, hex);
-		lket_module_record(mod->name,
-				   (unsigned long)mod->core_layout.base,
-				   mod->core_layout.text_size, hex);
+		lket_module_add(mod);
 	}
 	preempt_enable();
+}
+
+/*
+ * A module loaded while tracing: its record, from the module_load
+ * tracepoint, which load_module() fires once the module is formed (its
+ * text and read-only data in place, build ID note included, mod->state
+ * MODULE_STATE_COMING) and before its init function runs.  Its init text
+ * is freed after init and not recorded.
+ */
+static void lket_module_loaded(const struct module *mod)
+{
+	if (LKET_ASCII_TRACE || !smp_load_acquire(&lket_ready) ||
+	    mod->state == MODULE_STATE_UNFORMED)
+		return;
+	lket_module_add(mod);
 }
 
 /*

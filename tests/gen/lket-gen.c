@@ -44,6 +44,10 @@
  *           one stack seen twice, an empty one, addresses outside every
  *           module, a module whose debuginfo has another build ID, and a
  *           stack whose count runs past its record
+ *   stackslate  modules loaded while tracing: their records after the
+ *           first events, on the other CPU: a stack through my_mod before
+ *           its record and after it, my_mod loaded again elsewhere, then
+ *           other where my_mod was first, and a record repeated
  *   stackbench  the stacks trace's metadata, then EVENTS write entries
  *           on 2 CPUs, each with a 16-frame stack of the kernel and
  *           my_mod, of 96 distinct stacks: symbolisation once warm
@@ -550,6 +554,41 @@ static void stacks(void)
 	stack_write(0, t + 1400, 4242, &empty);
 	stack_write(1, t + 1500, 4242, &cut);
 	event(0, t + 1600, 4242, "iosyscall.write.return", I(512));
+}
+
+static void stackslate(void)
+{
+	static const uint64_t first[] = { STACK_MY_MOD + 0x13,
+					  STACK_KERNEL + 0x25 };
+	static const uint64_t again[] = { STACK_OTHER + 0x1,
+					  STACK_MY_MOD + 0x13 };
+	const struct addrs s1 = { 2, 2, first }, s2 = { 2, 2, again };
+	uint64_t t = 5000000000ull;
+
+	metadata(t);
+	event(0, t, 900, "lket.module", I(STACK_KERNEL), I(0x60), "kernel",
+	      STACK_KERNEL_ID);
+	event(0, t, 900, "lket.register_user_event",
+	      I(LKET_GROUP_IOSYSCALL), I(LKET_HOOK_IOSYSCALL_WRITE_ENTRY),
+	      "ADDRS", "stack");
+	event(0, t, 900, "process.snapshot", I(4242), I(4242), I(1), "workload");
+	/* before my_mod is loaded: its address is in no module yet */
+	stack_write(0, t + 1000, 4242, &s1);
+	event(1, t + 1100, 4250, "lket.module", I(STACK_MY_MOD), I(0x20),
+	      "my_mod", STACK_MODULE_ID);
+	stack_write(0, t + 1200, 4242, &s1);
+	/* the same record again: nothing changes */
+	event(1, t + 1250, 4250, "lket.module", I(STACK_MY_MOD), I(0x20),
+	      "my_mod", STACK_MODULE_ID);
+	stack_write(0, t + 1300, 4242, &s1);
+	/* unloaded, loaded again at STACK_OTHER; the old place still said */
+	event(1, t + 1400, 4251, "lket.module", I(STACK_OTHER), I(0x20),
+	      "my_mod", STACK_MODULE_ID);
+	stack_write(0, t + 1500, 4242, &s2);
+	/* other (debuginfo of another build) where my_mod was first */
+	event(1, t + 1600, 4252, "lket.module", I(STACK_MY_MOD), I(0x20),
+	      "other", STACK_KERNEL_ID);
+	stack_write(0, t + 1700, 4242, &s2);
 }
 
 static void stackbench(long n)
@@ -1068,8 +1107,8 @@ static const struct trace_kind {
 	{ "latency", latency }, { "backwards", backwards },
 	{ "dbnames", dbnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },
-	{ "stacks", stacks }, { "stackbench", make_stackbench },
-	{ "rpc", rpc },
+	{ "stacks", stacks }, { "stackslate", stackslate },
+	{ "stackbench", make_stackbench }, { "rpc", rpc },
 };
 
 static void open_files(const char *suffix)

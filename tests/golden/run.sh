@@ -237,6 +237,9 @@ case_stacks_json() { $gen stacks t && stack_debuginfo; echo -f json --debuginfo 
 case_stacks_csv() { $gen stacks t && stack_debuginfo; echo -f csv --debuginfo d t; }
 case_stacks_sqlite() { $gen stacks t && stack_debuginfo; echo -f none -d t.db --debuginfo d t; }
 case_stacks_swapped() { $gen -s stacks t && stack_debuginfo; echo --debuginfo d t; }
+# Modules loaded while tracing: records mid-trace, for the events after
+# them; the newest module where an address is
+case_stacks_late() { $gen stackslate t && stack_debuginfo; echo --debuginfo d t; }
 
 # Two hosts, an NFS client and its server (lket-gen rpc): one timeline,
 # each line with its host; the server's clock runs 40 ppm fast and its

@@ -22,7 +22,30 @@
 #     with --no-symbols the same events carry the same number of frames,
 #     as addresses; and the JSON output has the stack as an array; every
 #     request dd adds has the submitting path: blk_mq_submit_bio, called
-#     from submit_bio (submit_bio_noacct...).
+#     from submit_bio (submit_bio_noacct...);
+#     a return hook's stack (iosyscall.write.return, a kretprobe on the
+#     system call) starts where the call returns to, __x64_sys_write or
+#     do_syscall_64, with no frame of the return trampoline or of the
+#     kretprobe handler (rethook_*, kretprobe_*, *trampoline*);
+#  4. NFS server stacks, on a loopback NFSv3 mount (the server set up as
+#     nfs.sh does) that dd writes 64 KiB to:
+#      - "nfslate": tskdispatch.ctxswitch and nfsd.proc.write.entry
+#        and .return with lket_stack(); tracing starts before sunrpc and
+#        nfsd are loaded (the guest says they were not), then modprobe,
+#        the server, the mount and dd run traced: the modules' records
+#        are written as they load, mid-trace, and nfsd's hooks are armed
+#        as it loads (tools/stap-runtime-patches/60-*).  The nfsd
+#        threads' context switches have stacks through nfsd [nfsd] and
+#        svc_recv [sunrpc] (waiting for work), every frame of them
+#        symbolised;
+#      - "nfsearly": addevent.nfsd.proc.write.entry and .return with
+#        lket_stack(), the modules loaded before, for a second dd;
+#     in both: every WRITE's stack, by function name and module, has
+#        nfsd_dispatch [nfsd] and svc_process [sunrpc] (the entry's
+#        first frame nfsd3_proc_write [nfsd]); every return's starts at
+#        nfsd_dispatch [nfsd], where nfsd3_proc_write returns to, with
+#        no trampoline frame; no frame without a module, no missing
+#        symbols.
 #
 # Exit 0 pass, 1 fail, 77 skipped (only with LKET_SKIP_GUEST=1).
 group=stack
@@ -36,14 +59,18 @@ check "build: iosyscall.write.entry with lket_stack() (stap -p4)" \
 probe register_event {
 	register_user_event(GROUP_IOSYSCALL, HOOKID_IOSYSCALL_WRITE_ENTRY,
 			    "ADDRS", "stack")
+	register_user_event(GROUP_IOSYSCALL, HOOKID_IOSYSCALL_WRITE_RETURN,
+			    "ADDRS", "stack")
 }
-probe addevent.iosyscall.write.entry { lket_stack() }
+probe addevent.iosyscall.write.entry, addevent.iosyscall.write.return {
+	lket_stack()
+}
 probe addevent.process.fork, addevent.process.execve {}'
 [ -s "$work/lket_stack.stap.err" ] && grep -i error "$work/lket_stack.stap.err"
 LKET_STAP_EXTRA=-DLKET_STACK=16
 check "build: the same hooks with -D LKET_STACK=16 (stap -p4)" \
 	build_module lket_stackall \
-	'probe addevent.iosyscall.write.entry, addevent.process.fork, addevent.process.execve {}'
+	'probe addevent.iosyscall.write, addevent.process.fork, addevent.process.execve {}'
 LKET_STAP_EXTRA=
 [ -s "$work/lket_stackall.stap.err" ] && grep -i error "$work/lket_stackall.stap.err"
 check "build: ioscheduler.elv_add_request with lket_stack() (stap -p4)" \
@@ -53,9 +80,56 @@ probe register_event {
 			    "ADDRS", "stack")
 }
 probe addevent.ioscheduler.elv_add_request { lket_stack() }'
+check "build: nfsd.proc.write.entry and .return with lket_stack() (stap -p4)" \
+	build_module lket_stacknfs '
+probe register_event {
+	register_user_event(GROUP_NFSD, HOOKID_NFSD_PROC_WRITE_ENTRY,
+			    "ADDRS", "stack")
+	register_user_event(GROUP_NFSD, HOOKID_NFSD_PROC_WRITE_RETURN,
+			    "ADDRS", "stack")
+}
+probe addevent.nfsd.proc.write.entry, addevent.nfsd.proc.write.return {
+	lket_stack()
+}'
+[ -s "$work/lket_stacknfs.stap.err" ] && grep -i error "$work/lket_stacknfs.stap.err"
+check "build: tskdispatch.ctxswitch and nfsd.proc.write with lket_stack() (stap -p4)" \
+	build_module lket_stacklate '
+probe register_event {
+	register_user_event(GROUP_TASK, HOOKID_TASK_CTXSWITCH, "ADDRS", "stack")
+	register_user_event(GROUP_NFSD, HOOKID_NFSD_PROC_WRITE_ENTRY,
+			    "ADDRS", "stack")
+	register_user_event(GROUP_NFSD, HOOKID_NFSD_PROC_WRITE_RETURN,
+			    "ADDRS", "stack")
+}
+probe addevent.tskdispatch.ctxswitch, addevent.nfsd.proc.write.entry,
+      addevent.nfsd.proc.write.return {
+	lket_stack()
+}'
+[ -s "$work/lket_stacklate.stap.err" ] && grep -i error "$work/lket_stacklate.stap.err"
 skip_guest
 [ -f "$work/lket_stack.ko" ] && [ -f "$work/lket_stackall.ko" ] &&
-	[ -f "$work/lket_stackio.ko" ] || finish
+	[ -f "$work/lket_stackio.ko" ] && [ -f "$work/lket_stacknfs.ko" ] &&
+	[ -f "$work/lket_stacklate.ko" ] || finish
+
+# the NFS part's traced commands: the first loads the modules and starts
+# the server (as nfs.sh does, NFSv3 over 127.0.0.1), mounts and writes;
+# the second writes again
+cat > "$work/nfs-late.sh" <<'EOS'
+set -u
+for m in sunrpc lockd nfsd nfs nfsv3; do modprobe $m || echo "modprobe $m failed"; done
+mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs 2>/dev/null
+mount -t nfsd nfsd /proc/fs/nfsd || echo "mount nfsd failed"
+rpcbind -w || echo "rpcbind failed"
+exportfs -ra || echo "exportfs failed"
+rpc.mountd || echo "rpc.mountd failed"
+rpc.nfsd 2 || echo "rpc.nfsd failed"
+mount -t nfs -o vers=3,nolock,proto=tcp 127.0.0.1:/srv/lket /mnt/nfs3 ||
+	echo "mount nfs failed"
+dd if=/dev/zero of=/mnt/nfs3/late bs=8192 count=8 conv=fsync 2>&1 || echo "dd failed"
+EOS
+cat > "$work/nfs-early.sh" <<'EOS'
+dd if=/dev/zero of=/mnt/nfs3/early bs=8192 count=8 conv=fsync 2>&1 || echo "dd failed"
+EOS
 
 # ---- 2. guest
 { echo "set -u"; echo "RES=$res"; disk_guest_setup; } > "$work/guest.sh"
@@ -71,6 +145,23 @@ done
 	dd if=/dev/zero of=/mnt/lket/out bs=4096 count=64 oflag=direct > "$res/stackio.out" 2>&1
 echo "staprun stackio rc=\$?"
 umount /mnt/lket
+# NFS: sunrpc and nfsd must not be loaded yet
+grep -cE '^(sunrpc|nfsd) ' /proc/modules > "$res/nfs-loaded-before"
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+mkdir -p /srv/lket /mnt/nfs3 /run/rpcbind /var/lib/nfs/rpc_pipefs
+mount -t tmpfs tmpfs /srv/lket
+echo '/srv/lket 127.0.0.1(rw,fsid=0,sync,no_subtree_check,no_root_squash,insecure)' > /etc/exports
+"$top/tools/lket-run-traced" -o "$res/nfslate" lket_stacklate.ko -- \
+	sh "$work/nfs-late.sh" > "$res/nfslate.out" 2>&1
+echo "staprun nfslate rc=\$?"
+"$top/tools/lket-run-traced" -o "$res/nfsearly" lket_stacknfs.ko -- \
+	sh "$work/nfs-early.sh" > "$res/nfsearly.out" 2>&1
+echo "staprun nfsearly rc=\$?"
+umount /mnt/nfs3
+rpc.nfsd 0
+exportfs -ua
+# the nfsd threads stop after rpc.nfsd returns (nfs.sh)
+i=0; while [ \$i -lt 40 ] && pgrep -x nfsd > /dev/null; do sleep 0.5; i=\$((i+1)); done
 exit 0
 EOS
 run_guest "$work/guest.sh" --extra-qemu "$(disk_qemu_args)"
@@ -138,6 +229,31 @@ check_trace() { # M: the trace $res/M of module lket_M
 }
 check_trace stack
 check_trace stackall
+# return hooks (kretprobes): dd's write returns, from where the system
+# call returns to, no trampoline or handler frame
+for m in stack stackall; do
+	awk '$5 == "dd" && $6 == "iosyscall.write.return" {
+		n++
+		i = index($0, " stack=[")
+		if (!i) { nostack++; next }
+		s = substr($0, i + 8)
+		if (s !~ /^(__x64_sys_write|do_syscall_64)\+0x/) notcaller++
+		if (s !~ /(^|, )do_syscall_64\+0x/) nosys++
+		if (s ~ /rethook|kretprobe|trampoline/) tramp++
+	}
+	END {
+		print (n >= '"$nwrites"' ? "ok" : "not ok") " - " m ": " n + 0 " write returns of dd, each with a stack (" nostack + 0 " without)"
+		print (n && !nostack && !notcaller ? "ok" : "not ok") " - " m ": every return stack starts where write returns to, __x64_sys_write or do_syscall_64 (" notcaller + 0 " not)"
+		print (n && !nosys ? "ok" : "not ok") " - " m ": every return stack has do_syscall_64 (" nosys + 0 " without)"
+		print (n && !tramp ? "ok" : "not ok") " - " m ": no return stack has a trampoline or kretprobe frame (" tramp + 0 " have)"
+	}' m="$m" "$res/$m.txt" > "$res/$m.ret.check"
+	while read -r verdict rest; do
+		case $verdict in
+		ok) ok "${rest#- }" ;;
+		*) nok "${rest#ok - }" ;;
+		esac
+	done < "$res/$m.ret.check"
+done
 # -D LKET_STACK on a tracepoint hook: the stack starts at the tracepoint's
 # call site (the LKET module's own frames left out): bprm_execve first,
 # or after the tracepoint's iterator (when it has more than one probe)
@@ -170,4 +286,98 @@ if ls "$res"/stackio_* > /dev/null 2>&1 &&
 else
 	nok "stackio: no trace, or lket-b2a failed: $(cat "$res/stackio.b2a.err" 2>/dev/null)"
 fi
+
+# NFS server stacks
+if [ "$(cat "$res/nfs-loaded-before" 2>/dev/null)" = 0 ]; then
+	ok "nfslate: sunrpc and nfsd were not loaded when tracing started"
+else
+	nok "nfslate: sunrpc or nfsd loaded before tracing ($(cat "$res/nfs-loaded-before" 2>/dev/null))"
+fi
+# nfslate: the nfsd threads' context switches, through modules loaded
+# while tracing
+m=nfslate
+if grep -q failed "$res/$m.out" 2>/dev/null; then
+	nok "$m: the NFS set-up or dd failed: $(grep failed "$res/$m.out" | head -3)"
+fi
+if ls "$res/$m"_* > /dev/null 2>&1 &&
+   decode -o "$res/$m.txt" "$res/$m" 2> "$res/$m.b2a.err"; then
+	if grep -q "no symbols\|no debuginfo" "$res/$m.b2a.err"; then
+		nok "$m: symbols missing: $(cat "$res/$m.b2a.err")"
+	else
+		ok "$m: the symbols of every module were found"
+	fi
+	awk '$5 == "nfsd" && $6 == "tskdispatch.ctxswitch" {
+		n++
+		i = index($0, " stack=[")
+		if (!i) { nostack++; next }
+		s = substr($0, i + 8)
+		if (s ~ /(^|, )0x[0-9a-f]+[],]/) raw++
+		if (s ~ /, svc_recv\+0x[0-9a-f]+ \[sunrpc\], / &&
+		    s ~ /, nfsd\+0x[0-9a-f]+ \[nfsd\], /) both++
+	}
+	END {
+		print (n && !nostack ? "ok" : "not ok") " - " m ": " n + 0 " context switches of the nfsd threads, each with a stack (" nostack + 0 " without)"
+		print (both ? "ok" : "not ok") " - " m ": " both + 0 " of them wait for work, through nfsd [nfsd] and svc_recv [sunrpc]"
+		print (n && !raw ? "ok" : "not ok") " - " m ": every frame of them symbolised: the modules recorded as they loaded (" raw + 0 " stacks with an address)"
+	}' m="$m" "$res/$m.txt" > "$res/$m.check"
+	while read -r verdict rest; do
+		case $verdict in
+		ok) ok "${rest#- }" ;;
+		*) nok "${rest#ok - }" ;;
+		esac
+	done < "$res/$m.check"
+else
+	nok "$m: no trace, or lket-b2a failed: $(cat "$res/$m.b2a.err" 2>/dev/null)"
+fi
+# nfsd's own hooks: armed as nfsd loads (nfslate), or before (nfsearly)
+for m in nfslate nfsearly; do
+	if [ $m = nfsearly ] && grep -q failed "$res/$m.out" 2>/dev/null; then
+		nok "$m: the NFS set-up or dd failed: $(grep failed "$res/$m.out" | head -3)"
+	fi
+	if ! ls "$res/$m"_* > /dev/null 2>&1 ||
+	   ! decode -o "$res/$m.txt" "$res/$m" 2> "$res/$m.b2a.err"; then
+		nok "$m: no trace, or lket-b2a failed: $(cat "$res/$m.b2a.err" 2>/dev/null)"
+		continue
+	fi
+	if [ $m = nfsearly ]; then
+		if grep -q "no symbols\|no debuginfo\|in no module" "$res/$m.b2a.err"; then
+			nok "$m: symbols missing: $(cat "$res/$m.b2a.err")"
+		else
+			ok "$m: every frame's module recorded and its symbols found"
+		fi
+	fi
+	awk '$6 == "nfsd.proc.write.entry" || $6 == "nfsd.proc.write.return" {
+		i = index($0, " stack=[")
+		s = i ? substr($0, i + 8) : ""
+		if ($6 ~ /entry$/) {
+			n++
+			if (!i) { nostack++; next }
+			if (s !~ /^nfsd3_proc_write\+0x[0-9a-f]+ \[nfsd\], /) nofirst++
+			if (s !~ /, nfsd_dispatch\+0x[0-9a-f]+ \[nfsd\]/) nodisp++
+			if (s !~ /, svc_process\+0x[0-9a-f]+ \[sunrpc\]/) nosvc++
+		} else {
+			r++
+			if (!i) { nostack++; next }
+			if (s !~ /^nfsd_dispatch\+0x[0-9a-f]+ \[nfsd\], /) rnodisp++
+			if (s !~ /, svc_process\+0x[0-9a-f]+ \[sunrpc\]/) nosvc++
+			if (s ~ /rethook|kretprobe|trampoline/) tramp++
+		}
+		if (s ~ /(^|, )0x[0-9a-f]+[],]/) raw++
+	}
+	END {
+		print (n && r && !nostack ? "ok" : "not ok") " - " m ": " n + 0 " nfsd WRITEs and " r + 0 " returns, each with a stack (" nostack + 0 " without)"
+		print (n && !nofirst ? "ok" : "not ok") " - " m ": every WRITE stack starts at nfsd3_proc_write [nfsd] (" nofirst + 0 " not)"
+		print (n && !nodisp ? "ok" : "not ok") " - " m ": every WRITE stack has nfsd_dispatch [nfsd] (" nodisp + 0 " without)"
+		print (n && r && !nosvc ? "ok" : "not ok") " - " m ": every stack has svc_process [sunrpc] (" nosvc + 0 " without)"
+		print (r && !rnodisp ? "ok" : "not ok") " - " m ": every return stack starts at nfsd_dispatch [nfsd], where the WRITE returns to (" rnodisp + 0 " not)"
+		print (r && !tramp ? "ok" : "not ok") " - " m ": no return stack has a trampoline or kretprobe frame (" tramp + 0 " have)"
+		print (n && !raw ? "ok" : "not ok") " - " m ": every frame symbolised (" raw + 0 " stacks with an address)"
+	}' m="$m" "$res/$m.txt" > "$res/$m.check"
+	while read -r verdict rest; do
+		case $verdict in
+		ok) ok "${rest#- }" ;;
+		*) nok "${rest#ok - }" ;;
+		esac
+	done < "$res/$m.check"
+done
 finish

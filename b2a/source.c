@@ -769,6 +769,7 @@ int source_scan(struct source *c)
 	for (i = 0; !ret && i < c->m.n; i++) {
 		s = c->m.heap[i];
 		do {
+			ret = 0;
 			if (LKET_ID_GROUP(s->rec.id) == LKET_GROUP_LKET)
 				apply_meta(c, s);
 			else

@@ -208,7 +208,8 @@ if grep -q ' netdev\.receive netdev_name="eth0" ' server.txt &&
    grep -q ' netdev\.transmit netdev_name="eth0" ' client.txt; then
 	ok "netdev: eth0 transmits on the client, receives on the server"
 else bad "netdev: no eth0 transmit on the client or receive on the server"; fi
-cli_num=$(echo $cli_ip | awk -F. '{ printf "%d", (($1 * 256 + $2) * 256 + $3) * 256 + $4 }')
+# (awk numbers are doubles: print them with %.0f, %d stops at 2^31)
+cli_num=$(echo $cli_ip | awk -F. '{ printf "%.0f", (($1 * 256 + $2) * 256 + $3) * 256 + $4 }')
 
 tns() { # lket.out time -> ns (the awk function)
 	echo 'function ns(t,  a) { split(t, a, "."); return a[1] * 1000000000 + a[2] }'
@@ -232,7 +233,7 @@ fieldv() { echo 'function fv(name,  i) { for (i = 7; i <= NF; i++) if (index($i,
 #   xid proc exe rel proc_s send_s
 # "missing xid what" for a call without a server half; "noexe xid" for
 # one without an execute.
-awk "$(tns) $(fieldv)"'
+awk -v cli="$cli_num" "$(tns) $(fieldv)"'
 	FILENAME == ARGV[1] && $6 == "sunrpc.sched.execute.entry" && fv("prog") == 100003 {
 		x = fv("xid"); if (!(x in exe)) exe[x] = ns($1); else dup++ }
 	FILENAME == ARGV[1] && $6 == "sunrpc.sched.release_task.entry" && fv("prog") == 100003 {
@@ -247,7 +248,7 @@ awk "$(tns) $(fieldv)"'
 			if (!(x in ps) || !(x in sd) || peer[x] != cli)
 				print "missing", x, (x in ps) ? "" : "no-process", (x in sd) ? "" : "no-send", peer[x]
 			else if (!(x in exe)) print "noexe", x
-			else print x, pr[x], exe[x], rel[x], ps[x], sd[x]
+			else printf "%s %s %.0f %.0f %.0f %.0f\n", x, pr[x], exe[x], rel[x], ps[x], sd[x]
 		}
 		print "dup", dup + 0
 	}' client.txt server.txt >pairs.txt
@@ -283,7 +284,7 @@ awk "$(tns) $(fieldv)"'
 	END {
 		for (x in le)
 			if ((x in lp) && (x in ls) && (x in lr))
-				print x, le[x], lp[x], ls[x], lr[x], te[x], tp[x], ts[x], tr[x]
+				printf "%s %d %d %d %d %.0f %.0f %.0f %.0f\n", x, le[x], lp[x], ls[x], lr[x], te[x], tp[x], ts[x], tr[x]
 	}' merged.txt >merged-pairs.txt
 awk '{ n++
 	if ($3 < $2 || $7 < $6) { early++; if (!e1) e1 = $1 }
@@ -308,7 +309,7 @@ awk 'NR == FNR { if ($1 != "missing" && $1 != "noexe") { tot[$1] = $4 - $3; srv[
 	  d = out + back - wire; if (d < 0) d = -d
 	  if (d > srv[x] / 1000 + 2) { off++; if (!o1) o1 = x " (" out "+" back " vs " wire " ns)" }
 	  if (n == 1 || out < mo) mo = out; if (n == 1 || back < mb) mb = back }
-	END { printf "%d %d %d %d %d %s\n", n, neg, off, mo, mb, o1 ? o1 : "-" }' \
+	END { printf "%d %d %d %.0f %.0f %s\n", n, neg, off, mo, mb, o1 ? o1 : "-" }' \
 	pairs.txt merged-pairs.txt >split.txt
 read -r sn sneg soff minout minback s1 <split.txt
 if [ "$calls" -ge 100 ] && [ "$sn" = "$calls" ] && [ "$sneg" = 0 ]; then

@@ -373,6 +373,6 @@ echo "multihost: alignment: $(grep 'host server:' merged.err)"
 echo "multihost: smallest aligned out leg ${minout} ns, back leg ${minback} ns"
 echo "multihost: RPC latency table (rpc.txt):"
 sed -n '/^client client, server server$/,$p' rpc.txt
-echo "multihost: guests and workload took ${guest_s} s"
+echo "multihost: module, guests and workload took ${guest_s} s"
 echo "multihost: $pass passed, $failn failed"
 [ "$failn" = 0 ]

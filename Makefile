@@ -3,6 +3,8 @@
 #   make            build lket-b2a, the generated tapset catalogue, man pages
 #   make check      every test: unit (plain and ASan/UBSan), golden, ctf, svg, db, fuzz,
 #                   catalogue drift, tapset builds, guest tests
+#   make check-multihost  an NFS client and its server in two guests on one
+#                   link, traced and merged (also in make check)
 #   make check-stress  every hook under a heavy load in the guest for
 #                   STRESS_SECONDS (default 300; make check runs 60 s)
 #   make fuzz-long  fuzz lket-b2a for FUZZ_SECONDS (default 14400)
@@ -44,7 +46,7 @@ GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
 
 .PHONY: all check check-unit check-golden check-ctf check-svg check-svg-big check-db \
 	check-fuzz check-rt check-rt-core check-catalogue check-tapset check-guest \
-	check-stress fuzz-long bench demo install clean
+	check-multihost check-stress fuzz-long bench demo install clean
 
 all: $(BUILD)/lket-b2a $(BUILD)/lket-gen $(GENERATED)
 
@@ -171,6 +173,12 @@ check-guest: all
 	tests/guest-step tests/vm/smoke.sh
 	tests/guest-step tests/transport/run.sh
 	tests/guest-step tests/guest/run.sh $(BUILD)
+
+# Two machines, one timeline: an NFS server and its client in two guests
+# on one private link-local link, both traced, merged by lket-b2a
+# (tests/guest/multihost.sh; part of check-guest too).
+check-multihost: all
+	LKET_BUILDDIR=$(abspath $(BUILD)) tests/guest-step tests/guest/multihost.sh
 
 # PREEMPT_RT: the guest tests again, on the same release's real-time
 # flavour, built in $(BUILD)/rt; check-rt-core (in make check): the smoke

@@ -899,6 +899,7 @@ int source_scan(struct source *c)
 		s = c->m.heap[i];
 		s->skip = c->scan_skip;
 		do {
+			ret = 0;
 			if (LKET_ID_GROUP(s->rec.id) == LKET_GROUP_LKET)
 				apply_meta(c, s);
 			else

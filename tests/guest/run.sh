@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh BUILD: every guest test, one after the other: the core groups
 # (tests/tapset/guest.sh: syscall, process, signal, tskdispatch,
-# pagefault, user data, text mode) and each tests/guest/<group>.sh.
+# pagefault, user data, text mode) and each tests/guest/<group>.sh, and
+# multihost.sh (an NFS client and its server in two guests at once).
 # LKET_GUEST_TESTS="core nfs ...": only these (core: the core groups;
 # else the name of a tests/guest/ script without .sh).  Without it, every
 # test; stress in its short run (STRESS_SECONDS, default 60; make

@@ -179,6 +179,54 @@ static void test_scan(void **state)
 	source_free(f.src);
 }
 
+/* An LKET-group record that no hook describes: ignored, as damage */
+#define META(ts)							\
+	LE16(LKET_RECORD_MAGIC),	/* magic */			\
+	LE16(28),			/* total_size */		\
+	LE16(28),			/* sys_size */			\
+	LE16(0),			/* flags */			\
+	LE64(ts),			/* timestamp */			\
+	LE64(LKET_ID(0, LKET_GROUP_LKET, 200, 0)),	/* id */	\
+	0xde, 0xad, 0xbe, 0xef		/* fields */
+
+/* Scan mode reads on past a metadata record that follows an event (a
+ * real trace's modules register events as they load): it used to stop
+ * there, and a host's RPCs after it were never paired. */
+static void test_scan_after_meta(void **state)
+{
+	static const uint8_t mixed[] = {
+		LE32(1), LE32(120),
+		REC(1000, 10, 0),
+		META(1500),
+		RET(2500, 42),
+		RET(3500, 43),
+	};
+	static bool want[LKET_NR_EVENTS] = {
+		[LKET_EV_SUNRPC_SVC_CREATE_RETURN] = true,
+	};
+	char log[256] = "", path[PATH_MAX_UNIT];
+	const char *paths[1] = { path };
+	const struct source_options opt = {
+		.scan = scanned, .scan_ctx = log, .scan_want = want,
+	};
+	struct diag_log diag;
+	struct log_output out;
+	struct convert_stats stats;
+	struct source *src;
+
+	(void)state;
+	if (host_big_endian())
+		skip();
+	unit_write(path, sizeof(path), "m_0", mixed, sizeof(mixed));
+	diag_log_init(&diag);
+	log_output_init(&out, &log_ops);
+	assert_int_equal(source_new(&src, &out.o, &diag.d, &stats, &opt), 0);
+	assert_int_equal(source_open(src, paths, 1), 0);
+	assert_int_equal(source_scan(src), 0);
+	assert_string_equal(log, "2500 return=42\n3500 return=43\n");
+	source_free(src);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_clock_monotone),
 		cmocka_unit_test(test_scan),
+		cmocka_unit_test(test_scan_after_meta),
 	};
 
 	return cmocka_run_group_tests_name("source", tests, unit_dir_setup,

@@ -518,6 +518,25 @@ static void stack_write(int cpu, uint64_t ts, uint32_t tid,
 		 I(1), I(0x5600aa000000ll), I(512), as);
 }
 
+
+/* The stack traces' start: the metadata and the kernel's module record. */
+static void stacks_start(uint64_t t)
+{
+	metadata(t);
+	event(0, t, 900, "lket.module", I(STACK_KERNEL), I(0x60), "kernel",
+	      STACK_KERNEL_ID);
+}
+
+/* ... and after their other modules: the stack field of write entries,
+ * and the process that writes. */
+static void stacks_ready(uint64_t t)
+{
+	event(0, t, 900, "lket.register_user_event",
+	      I(LKET_GROUP_IOSYSCALL), I(LKET_HOOK_IOSYSCALL_WRITE_ENTRY),
+	      "ADDRS", "stack");
+	event(0, t, 900, "process.snapshot", I(4242), I(4242), I(1), "workload");
+}
+
 static void stacks(void)
 {
 	static const uint64_t syscall[] = {
@@ -536,17 +555,12 @@ static void stacks(void)
 			   cut = { 5, 2, syscall };
 	uint64_t t = 5000000000ull;
 
-	metadata(t);
-	event(0, t, 900, "lket.module", I(STACK_KERNEL), I(0x60), "kernel",
-	      STACK_KERNEL_ID);
+	stacks_start(t);
 	event(0, t, 900, "lket.module", I(STACK_MY_MOD), I(0x20), "my_mod",
 	      STACK_MODULE_ID);
 	event(0, t, 900, "lket.module", I(STACK_OTHER), I(0x20), "other",
 	      STACK_KERNEL_ID);
-	event(0, t, 900, "lket.register_user_event",
-	      I(LKET_GROUP_IOSYSCALL), I(LKET_HOOK_IOSYSCALL_WRITE_ENTRY),
-	      "ADDRS", "stack");
-	event(0, t, 900, "process.snapshot", I(4242), I(4242), I(1), "workload");
+	stacks_ready(t);
 	stack_write(0, t + 1000, 4242, &s1);
 	stack_write(1, t + 1100, 4242, &s2);
 	stack_write(0, t + 1200, 4242, &s1);
@@ -565,13 +579,8 @@ static void stackslate(void)
 	const struct addrs s1 = { 2, 2, first }, s2 = { 2, 2, again };
 	uint64_t t = 5000000000ull;
 
-	metadata(t);
-	event(0, t, 900, "lket.module", I(STACK_KERNEL), I(0x60), "kernel",
-	      STACK_KERNEL_ID);
-	event(0, t, 900, "lket.register_user_event",
-	      I(LKET_GROUP_IOSYSCALL), I(LKET_HOOK_IOSYSCALL_WRITE_ENTRY),
-	      "ADDRS", "stack");
-	event(0, t, 900, "process.snapshot", I(4242), I(4242), I(1), "workload");
+	stacks_start(t);
+	stacks_ready(t);
 	/* before my_mod is loaded: its address is in no module yet */
 	stack_write(0, t + 1000, 4242, &s1);
 	event(1, t + 1100, 4250, "lket.module", I(STACK_MY_MOD), I(0x20),

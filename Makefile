@@ -125,7 +125,7 @@ $(BUILD)/unit/%: tests/unit/%.c $(ASAN_OBJS) $(B2A_HEADERS) $(wildcard tests/uni
 check:
 	tools/install-deps all
 	$(MAKE) check-unit check-golden check-ctf check-svg check-db check-fuzz \
-		check-catalogue check-tapset check-guest
+		check-catalogue check-tapset check-guest check-rt-core
 
 check-unit: $(UNIT_TESTS:%=$(BUILD)/unit/%)
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
@@ -181,12 +181,8 @@ check-multihost: all
 	LKET_BUILDDIR=$(abspath $(BUILD)) tests/guest-step tests/guest/multihost.sh
 
 # PREEMPT_RT: the guest tests again, on the same release's real-time
-# flavour, built in $(BUILD)/rt; check-rt-core: the smoke and transport
-# tests, the core groups and NFS only.  Not in make check for now: on the
-# RT kernel a CPU's trace sometimes stops reaching its file mid-run (in
-# 1 of 4 runs of tests/guest/nfs.sh, CPU 0's after 20 s of 47), which the
-# trace's end now shows (lket-b2a: "the trace has no end"); the cause is
-# not found yet.
+# flavour, built in $(BUILD)/rt; check-rt-core (in make check): the smoke
+# and transport tests, the core groups and NFS only
 check-rt:
 	LKET_KERNEL_RELEASE=$(KERNEL_RELEASE_RT) tools/install-deps guest
 	LKET_KERNEL_RELEASE=$(KERNEL_RELEASE_RT) $(MAKE) BUILD=$(BUILD)/rt check-guest

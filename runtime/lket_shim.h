@@ -611,6 +611,15 @@ static struct lket_stack_buf *lket_stack_take(struct pt_regs *regs,
 	struct lket_stack_buf *buf = this_cpu_ptr(&lket_stack_buf);
 	unsigned int own = 0;
 
+	/*
+	 * The one record the consumer gets, a switch from it (the next
+	 * task's switch-in), has none of its frames: LKET records nothing
+	 * the consumer does, and they would be its reads in this module.
+	 */
+	if (in_task() && lket_is_consumer(current)) {
+		buf->n = 0;
+		return buf;
+	}
 	if (depth > LKET_STACK_MAX)
 		depth = LKET_STACK_MAX;
 	if (regs && lket_save_regs) {

@@ -499,6 +499,15 @@ static int load(struct symbols *sy)
 	if (ret)
 		return ret;
 	sy->nothing = !sy->nkos && find_vmlinux(sy, path, sizeof(path));
+	/*
+	 * Then NAME.ko in the current folder, where stap -m NAME builds the
+	 * tracer's own module: a task preempted in its code (its module
+	 * notifier, say) has its frames.  The build ID still has to match.
+	 */
+	if (!sy->nothing && getcwd(path, sizeof(path)))
+		ret = index_tree(sy, path, 1);
+	if (ret)
+		return ret;
 	if (sy->nothing) {
 		diagf(sy->opt.diag, DIAG_NOTE, NULL, -1,
 		      "no debuginfo of kernel %s in %s: call stack frames are shown as addresses (install linux-image-%s-dbg, or give --debuginfo)",

@@ -11,7 +11,8 @@
  *
  *	DIR/boot/vmlinux-<release>, DIR/lib/modules/<release>/vmlinux,
  *	DIR/vmlinux-<release>, DIR/vmlinux
- *	<module>.ko anywhere under DIR/lib/modules/<release>, else under DIR
+ *	<module>.ko anywhere under DIR/lib/modules/<release>, else under DIR,
+ *	else in the current folder (the tracer's own module, built there)
  *
  * Each address is resolved once and kept: memory grows with the distinct
  * addresses, not with the events.  What stops symbolisation (no

@@ -240,6 +240,38 @@ static void test_module_missing(void **state)
 }
 
 /*
+ * The tracer's own module: not in the debuginfo folder, but NAME.ko in
+ * the current folder, where stap -m NAME built it.
+ */
+static void test_module_in_cwd(void **state)
+{
+	char here[PATH_MAX_UNIT], cwd[] = "/tmp/lket-unit-cwd-XXXXXX";
+	char cmd[4 * PATH_MAX_UNIT], ko[2 * PATH_MAX_UNIT];
+	struct diag_log log;
+	struct symbols *sy;
+
+	(void)state;
+	assert_non_null(getcwd(here, sizeof(here)));
+	assert_non_null(mkdtemp(cwd));
+	snprintf(ko, sizeof(ko), "%s/lket_x.ko", cwd);
+	snprintf(cmd, sizeof(cmd), "cp %s/my-mod.ko %s", unit_dir, ko);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(chdir(cwd), 0);
+	sy = make(&log, unit_dir);
+	assert_int_equal(symbols_add_module(sy, "kernel", KERNEL_BASE, 0x60,
+					    KERNEL_ID), 0);
+	assert_int_equal(symbols_add_module(sy, "lket_x", MODULE_BASE, 0x20,
+					    MODULE_ID), 0);
+	assert_string_equal(lookup(sy, MODULE_BASE + 0x13),
+			    "mod_b+0x3 [lket_x]");
+	assert_int_equal(log.n, 0);
+	assert_int_equal(chdir(here), 0);
+	symbols_free(sy);
+	assert_int_equal(unlink(ko), 0);
+	assert_int_equal(rmdir(cwd), 0);
+}
+
+/*
  * Modules loaded while tracing: their records come after lookups.  An
  * address looked up before its module came is looked up again; a module
  * loaded again elsewhere, or another module where it was, wins from then
@@ -293,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_build_id_mismatch),
 		cmocka_unit_test(test_no_debuginfo),
 		cmocka_unit_test(test_module_missing),
+		cmocka_unit_test(test_module_in_cwd),
 		cmocka_unit_test(test_module_late),
 	};
 

@@ -169,7 +169,9 @@ exit 0
 EOS
 run_guest "$work/guest.sh" --extra-qemu "$(disk_qemu_args)"
 
-# ---- 3. check
+# ---- 3. check, where the modules were built, as a user runs lket-b2a:
+# it finds the tracer's own module there (lket-b2a(1), --debuginfo)
+cd "$work"
 # dd's write entries: " dd iosyscall.write.entry ... stack=[f+0x0, ...]"
 dd_stacks() { # FILE: the stack of each, without its brackets
 	awk '$5 == "dd" && $6 == "iosyscall.write.entry" {

@@ -3,7 +3,7 @@
  *   txcheck NBEGIN NWORK FILE...
  *
  * Each file must be a clean stream of frames {u32 sequence; u32 pdu_len}
- * + one txstress record (see txstress.stp).  Reports frames, frames that
+ * + one txstress record, or several of kind 4 (see txstress.stp).  Reports frames, frames that
  * do not parse (then resyncs on the next plausible frame), sequence gaps
  * (each CPU numbers its own frames from 1: the runtime patch
  * 30-per-cpu-frames.patch), missing record indexes, and whether the
@@ -36,22 +36,40 @@ static uint16_t rd16(const unsigned char *p)
 	return v;
 }
 
-/* Is there a valid frame at p (n bytes left)?  Returns its size or 0. */
-static size_t frame_ok(const unsigned char *p, size_t n)
+/* Is there a valid record at p (n bytes left)?  Returns its size or 0. */
+static size_t record_ok(const unsigned char *p, size_t n)
 {
 	uint32_t len, idx, i;
+
+	if (n < 16)
+		return 0;
+	len = rd32(p + 8);
+	if (len < 16 || len > n || rd32(p) != MAGIC || rd16(p + 12) < 1 || rd16(p + 12) > 4)
+		return 0;
+	idx = rd32(p + 4);
+	for (i = 16; i < len; i++)
+		if (p[i] != (unsigned char)(idx * 7 + i))
+			return 0;
+	return len;
+}
+
+/* Is there a valid frame at p (n bytes left): its payload one record, or
+ * (kind 4, written in place) records of that kind end to end?  Returns
+ * its size or 0. */
+static size_t frame_ok(const unsigned char *p, size_t n)
+{
+	size_t len, off, r;
 
 	if (n < 8 + 16)
 		return 0;
 	len = rd32(p + 4);
-	if (len < 16 || len > 65536 || 8 + (size_t)len > n)
+	if (len < 16 || len > 65536 || 8 + len > n)
 		return 0;
-	if (rd32(p + 8) != MAGIC || rd32(p + 16) != len || rd16(p + 20) < 1 || rd16(p + 20) > 3)
-		return 0;
-	idx = rd32(p + 12);
-	for (i = 16; i < len; i++)
-		if (p[8 + i] != (unsigned char)(idx * 7 + i))
+	for (off = 8; off < 8 + len; off += r) {
+		r = record_ok(p + off, 8 + len - off);
+		if (!r || (off > 8 && rd16(p + off + 12) != 4))
 			return 0;
+	}
 	return 8 + len;
 }
 
@@ -107,8 +125,8 @@ int main(int argc, char **argv)
 			inbad = 0;
 			frames++;
 			{
-				uint32_t seq = rd32(buf + off), idx = rd32(buf + off + 12);
-				unsigned kind = rd16(buf + off + 20);
+				uint32_t seq = rd32(buf + off);
+				size_t r;
 
 				if (seq != seq_next) {
 					fprintf(stderr, "txcheck: %s: offset %zu: frame %u, expected %u\n",
@@ -122,18 +140,22 @@ int main(int argc, char **argv)
 					seq_next = seq + 1;
 				if (seq > seq_max)
 					seq_max = seq;
-				if (idx < MAXN) {
-					idxseen[idx] = 1;
-					if (idx > idx_max)
-						idx_max = idx;
-				}
-				if (kind == 1)
-					nbeg++;
-				else if (kind == 2)
-					nwork++;
-				else {
-					have_trailer = 1;
-					trailer = idx;
+				for (r = 8; r < n; r += rd32(buf + off + r + 8)) {
+					uint32_t idx = rd32(buf + off + r + 4);
+					unsigned kind = rd16(buf + off + r + 12);
+
+					if (idx < MAXN) {
+						idxseen[idx] = 1;
+						if (idx > idx_max)
+							idx_max = idx;
+					}
+					if (kind == 1)
+						nbeg++;
+					else if (kind == 3) {
+						have_trailer = 1;
+						trailer = idx;
+					} else
+						nwork++;
 				}
 			}
 			off += n;

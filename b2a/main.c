@@ -1243,6 +1243,10 @@ int main(int argc, char **argv)
 	struct result res = { 0 };
 	int status;
 
+	/* A trace holds kernel addresses (a KASLR bypass) and other users'
+	 * file and process names: what it makes is its owner's alone.  A
+	 * file replaced keeps its mode (tmpfile.c). */
+	umask(umask(0) | 077);
 	/* getopt names the program by argv[0], which may be a path */
 	argv[0] = (char *)"lket-b2a";
 	filter_init(&o.filter);

@@ -41,6 +41,7 @@
 
 #include "../runtime/lket_format.h"
 #include "ctf_lttng.h"
+#include "tmpfile.h"
 #include "outbuf.h"
 #include "output.h"
 
@@ -284,7 +285,7 @@ static int ctf_begin(struct output *o, const struct trace_info *trace)
 		return ctf_failf(c, err, "cannot make a folder beside it: %s",
 				 strerror(err));
 	}
-	chmod(c->tmp, 0755);
+	chmod(c->tmp, tmpfile_new_mode(0755));	/* mkdtemp() made it 0700 */
 	return 0;
 }
 

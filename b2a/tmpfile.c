@@ -92,12 +92,12 @@ static void forget(const char *tmp)
 			pending[i] = NULL;
 }
 
-static mode_t new_file_mode(void)
+mode_t tmpfile_new_mode(mode_t mode)
 {
 	mode_t mask = umask(0);
 
 	umask(mask);
-	return 0644 & ~mask;
+	return mode & ~mask;
 }
 
 /* Close fd, remove and forget the temporary file, free the names. */
@@ -124,7 +124,7 @@ int tmpfile_open(struct tmpfile *t, const char *path)
 {
 	struct stat st, lst;
 	bool exists = stat(path, &st) == 0;
-	mode_t mode = exists ? st.st_mode & 07777 : new_file_mode();
+	mode_t mode = exists ? st.st_mode & 07777 : tmpfile_new_mode(0644);
 	sigset_t old;
 	int ret;
 

@@ -12,6 +12,7 @@
 #define LKET_TMPFILE_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 struct tmpfile {
 	char *target;	/* what is renamed over: PATH, or where it links to */
@@ -19,6 +20,8 @@ struct tmpfile {
 	int fd;		/* to write to; -1 once closed */
 };
 
+/* mode less the umask: what a file or folder made now gets */
+mode_t tmpfile_new_mode(mode_t mode);
 /*
  * Open t for writing PATH.  A new file gets mode 0644 less the umask, a
  * replaced one keeps its mode; a symbolic link stays, its file is

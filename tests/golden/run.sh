@@ -12,6 +12,8 @@ work=$build/golden
 gen=$build/lket-gen
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# the modes of what lket-b2a makes must not depend on the caller's umask
+umask 022
 
 # Each case makes its files in the current (empty) folder and prints the
 # lket-b2a arguments; they follow "-o lket.out" unless the case makes a
@@ -267,6 +269,14 @@ case_hosts_pipe() { $gen -n 3 rpc t > truth && mkfifo p; echo client=t-client se
 # --host: a label as LABEL=TRACE takes; one trace's only
 case_host_bad() { $gen golden t; echo -f none -d t.db --host a/b t; }
 case_host_labels() { $gen -n 3 rpc t > truth; echo -f none -d t.db --host x client=t-client server=t-server; }
+# outputs are private to their owner (0600, folders 0700) whatever the
+# umask; a file replaced keeps its mode
+case_modes() {
+	echo "lket.out m.db c c/metadata c/stream_0 tc.svg" > show-modes
+	$gen golden t; echo -d m.db --ctf c --timechart tc.svg t; }
+case_modes_kept() {
+	touch lket.out && chmod 644 lket.out && echo lket.out > show-modes
+	$gen golden t; echo t; }
 case_rpc_report_one() { $gen golden t; echo --rpc-report rpc t; }
 case_report_stdout() { $gen latency t; echo -o - --report - --event syscall.entry --pid 5001 t; }
 
@@ -326,6 +336,11 @@ extras() {
 		echo "--- keep"
 		# shellcheck disable=SC2046
 		cksum $(awk '{ print $3 }' keep) | diff keep - && echo unchanged
+	fi
+	if [ -f show-modes ]; then
+		echo "--- modes"
+		# shellcheck disable=SC2046
+		stat -c '%a %n' $(cat show-modes)
 	fi
 	if [ -e ./- ]; then echo "--- a file named -"; fi
 	if [ -f rpc-check ]; then echo "--- rpc-check"; rpc_check; fi

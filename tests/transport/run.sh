@@ -93,9 +93,15 @@ wait $sp
 echo "sigint rc=$? $a $(t)"
 save sigint
 
+# lket-run-traced's files are private whatever the umask, in a folder it
+# makes 0700; an old file it writes over is made private first
 a=$(t)
-"$TOP/tools/lket-run-traced" -o /run/tx/traced lkettx.ko -- "$W/lkettx-work" "$NWORK" 2>"$RES/traced.err"
+mkdir -p /run/tx/old && echo old >/run/tx/old/traced_1 && chmod 644 /run/tx/old/traced_1
+(umask 022 && "$TOP/tools/lket-run-traced" -o /run/tx/new/traced lkettx.ko -- "$W/lkettx-work" "$NWORK" 2>"$RES/traced.err")
 echo "traced rc=$? $a $(t)"
+(umask 022 && "$TOP/tools/lket-run-traced" -o /run/tx/old/traced lkettx.ko -- true 2>"$RES/traced-old.err")
+echo "traced modes: $(stat -c '%a %n' /run/tx/new /run/tx/new/traced_* /run/tx/old/traced_* | tr '\n' ' ')"
+mv /run/tx/new/traced_* /run/tx/
 save traced
 # stapio pins each reader to its CPU; a taskset (or a cpuset) moves them
 # all to CPU 0, so CPU 1's reader switches CPU 1's buffer from CPU 0
@@ -126,6 +132,17 @@ cat "$work/guest.out"
 [ $rc = 0 ] || fail "guest job failed (status $rc)"
 grep -q "module still loaded" "$work/guest.out" && fail "module still loaded after the runs"
 grep "^unpinned: " "$work/guest.out" && fail "the unpinned run could not move its readers or CPU 1"
+modes=$(sed -n 's/^traced modes: //p' "$work/guest.out")
+[ -n "$modes" ] || fail "lket-run-traced: no modes"
+# shellcheck disable=SC2086 # mode, path, mode, path...
+set -- $modes
+while [ $# -ge 2 ]; do
+	case "$1 $2" in
+	"700 /run/tx/new"|"600 /run/tx/"*/traced_[0-9]*) ;;
+	*) fail "lket-run-traced: not private: mode $1 of $2" ;;
+	esac
+	shift 2
+done
 
 # ---- 3. host: check
 pass=0 failed=0

@@ -1,0 +1,74 @@
+#!/bin/sh
+# tools/lket-run-traced on the host, with stand-ins for staprun and
+# modinfo (the real ones run in the guest: tests/transport/run.sh):
+#  * a -p PIDFILE and a command argument holding quotes and $(...) reach
+#    the root shell that runs them as one word each, never as code;
+#  * the trace files are 0600 in a folder made 0700 whatever the umask,
+#    and an old 0644 file written over is made private first.
+#
+#   tests/tools/run.sh BUILD        prints "tools: N passed, M failed"
+set -u
+build=$(cd "${1:?usage: run.sh BUILD}" && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
+work=$build/tools
+rm -rf "$work" && mkdir -p "$work/bin"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+# modinfo: the module has LKET's relay drain
+cat >"$work/bin/modinfo" <<'EOS'
+#!/bin/sh
+echo 1
+EOS
+# staprun -o OUT -c CMD MODULE: makes OUT_0 and OUT_1 as stapio does
+# (0666 less the umask, an old file truncated), runs CMD with sh (stapio:
+# wordexp(3) and execvp), ends when CMD sends it SIGINT
+cat >"$work/bin/staprun" <<'EOS'
+#!/bin/sh
+while [ $# -gt 1 ]; do
+	case $1 in
+	-o) out=$2; shift 2 ;;
+	-c) cmd=$2; shift 2 ;;
+	-b) shift 2 ;;
+	*) break ;;
+	esac
+done
+for c in 0 1; do : >"${out}_$c" || exit 1; done
+trap 'exit 0' INT
+eval "set -- $cmd"
+"$@" &
+while :; do sleep 0.1; done
+EOS
+chmod +x "$work/bin/modinfo" "$work/bin/staprun"
+: >"$work/m.ko"
+run() { (cd "$work" && umask 022 && PATH=$work/bin:$PATH timeout 20 "$top/tools/lket-run-traced" "$@"); }
+
+# a pid file and an argument that are code to a careless shell
+# (the commands would run in $work, where both run)
+pidfile="$work/p \$(touch pwned); touch pwned2"
+arg="it's \$(touch pwned3) \`touch pwned4\`"
+run -o "$work/new/t" -p "$pidfile" m.ko -- sh -c 'printf "%s" "$1" > "$2"' sh "$arg" "$work/arg" >"$work/out" 2>&1
+rc=$?
+[ $rc = 0 ] && ok "lket-run-traced ran the command (status 0)" || bad "lket-run-traced: status $rc: $(cat "$work/out")"
+if ls "$work"/pwned* >/dev/null 2>&1; then
+	bad "a pid file or argument ran as code: $(ls "$work"/pwned*)"
+else
+	ok "no pid file or argument ran as code"
+fi
+[ -s "$pidfile" ] && ok "the pid file is where -p named it" || bad "no pid file named $pidfile"
+[ "$(cat "$work/arg" 2>/dev/null)" = "$arg" ] && ok "the argument reached the command whole" ||
+	bad "the argument reached the command as '$(cat "$work/arg" 2>/dev/null)'"
+modes=$(stat -c '%a' "$work/new" "$work/new/t_0" "$work/new/t_1" 2>&1 | tr '\n' ' ')
+[ "$modes" = "700 600 600 " ] && ok "new folder 0700, trace files 0600 under umask 022" ||
+	bad "modes of the new folder and files: $modes (want 700 600 600)"
+
+# an old trace written over
+mkdir -p "$work/old" && : >"$work/old/t_1" && chmod 644 "$work/old/t_1"
+run -o "$work/old/t" m.ko -- true >"$work/out" 2>&1 || bad "lket-run-traced over an old trace: $(cat "$work/out")"
+modes=$(stat -c '%a' "$work/old/t_0" "$work/old/t_1" 2>&1 | tr '\n' ' ')
+[ "$modes" = "600 600 " ] && ok "an old 0644 trace file written over is 0600" ||
+	bad "modes after writing over an old trace: $modes (want 600 600)"
+
+echo "tools: $pass passed, $fail failed"
+[ $fail = 0 ]

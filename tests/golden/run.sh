@@ -114,6 +114,9 @@ case_csv()      { $gen golden t; echo -f csv t; }
 # without -o: lket.json, lket.csv, not lket.out
 case_json_default() { $gen golden t && touch default-output; echo -f json --pid 4250 t; }
 case_csv_default() { $gen golden t && touch default-output; echo -f csv --pid 4250 t; }
+# a field name met twice in an event: JSON's keys numbered as the
+# databases' columns (tid, tid_2, ...); the text and CSV as the metadata
+case_json_dupnames() { $gen dbnames t; echo -f json --event dup.fields t; }
 case_json_wall() { $gen golden t; echo -f json -t wall -i t; }
 case_csv_rel()  { $gen golden t; echo -f csv -t rel -N t; }
 case_strings()  { $gen strings t; echo t; }

@@ -1133,6 +1133,8 @@ static int sql_event(struct output *o, const struct event *ev,
 	if (ret < 0)
 		return failed(so, ret);
 	h = (unsigned int)ret;
+	if (!so->hosts[h].events)
+		so->hosts[h].first_ts = ev->rec->timestamp;
 	so->hosts[h].events++;
 	so->hosts[h].last_ts = ev->rec->timestamp;
 	if (!ev->meta || !ev->meta->named || !ev->meta->sys.defined)
@@ -1306,8 +1308,13 @@ static int trace_row(struct sql_output *so, unsigned int h, uint64_t load)
 	v = host->trace && host->trace->uncertainty >= 0 ?
 	    put_int(v, (int64_t)(host->trace->uncertainty + 0.5)) :
 	    put_null(v);
-	v = put_int(v, (int64_t)info->first_ts);
-	v = put_int(v, (int64_t)host->last_ts);
+	/*
+	 * Those of the first and last events written, as their time columns
+	 * have them: not the trace's first record (a task record, or one a
+	 * filter left out); none without events
+	 */
+	v = host->events ? put_int(v, (int64_t)host->first_ts) : put_null(v);
+	v = host->events ? put_int(v, (int64_t)host->last_ts) : put_null(v);
 	v = put_int(v, (int64_t)host->events);
 	v = put_int(v, (int64_t)host->lost);
 	/* the files, one a line */

@@ -133,7 +133,8 @@ check-unit: $(UNIT_TESTS:%=$(BUILD)/unit/%)
 check-golden: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen
 	tests/golden/run.sh $(BUILD)
 
-# --ctf read back by babeltrace2, compared with lket.out
+# --ctf read back by babeltrace2, compared with lket.out; --replace, and
+# signals during an export (a 480 MB trace, removed after)
 check-ctf: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen
 	tests/ctf/run.sh $(BUILD)
 

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clash.h"
 #include "convert.h"
 #include "diag.h"
 #include "filter.h"
@@ -109,8 +110,8 @@ static const char usage[] =
 "      --version  print the version\n"
 "\n"
 "Files are written beside their name and put in place only when the\n"
-"conversion succeeds; an output that is an input or another output is\n"
-"refused before anything is written.\n"
+"conversion succeeds; an output that is an input, a folder that holds\n"
+"one, or an output named twice is refused before anything is written.\n"
 "\n"
 "On a terminal, standard error shows the progress of long conversions.\n"
 "\n"
@@ -419,73 +420,6 @@ struct file_out {
 	const char *path;	/* NULL: not written; "-": standard output */
 	struct tmpfile t;
 };
-
-/* A file that does not exist yet, as its folder's real path and its name. */
-static bool canonical(const char *path, char *out, size_t size)
-{
-	const char *slash = strrchr(path, '/');
-	char dir[PATH_MAX], real[PATH_MAX];
-
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path + 1) : 1,
-		 slash ? path : ".");
-	if (!realpath(dir, real))
-		return false;
-	return snprintf(out, size, "%s/%s", real, slash ? slash + 1 : path) <
-	       (int)size;
-}
-
-/* The same inode when both exist; else the same name, x or ./x. */
-static bool same_file(const char *a, const char *b)
-{
-	char ca[2 * PATH_MAX], cb[2 * PATH_MAX];
-	struct stat sa, sb;
-	bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
-
-	if (!strcmp(a, b))
-		return true;
-	if (ea && eb)
-		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-	return !ea && !eb && canonical(a, ca, sizeof(ca)) &&
-	       canonical(b, cb, sizeof(cb)) && !strcmp(ca, cb);
-}
-
-/* A regular file, or one to be made: what writing to it would lose. */
-static bool is_file(const char *path)
-{
-	struct stat st;
-
-	return strcmp(path, "-") && (stat(path, &st) || S_ISREG(st.st_mode));
-}
-
-/*
- * Refuse, before anything is written, an output that is one of the
- * inputs, or the same file as another output.
- */
-static int check_clashes(const struct file_out *outs, size_t nouts,
-			 char *const *paths, size_t npaths)
-{
-	size_t i, j;
-
-	for (i = 0; i < nouts; i++) {
-		if (!outs[i].path || !is_file(outs[i].path))
-			continue;
-		for (j = 0; j < npaths; j++)
-			if (same_file(outs[i].path, paths[j])) {
-				fprintf(stderr, "lket-b2a: %s %s: that is the input file %s; nothing written\n",
-					outs[i].option, outs[i].path, paths[j]);
-				return -EINVAL;
-			}
-		for (j = 0; j < i; j++)
-			if (outs[j].path && is_file(outs[j].path) &&
-			    same_file(outs[i].path, outs[j].path)) {
-				fprintf(stderr, "lket-b2a: %s %s: the same file as %s %s; nothing written\n",
-					outs[i].option, outs[i].path,
-					outs[j].option, outs[j].path);
-				return -EINVAL;
-			}
-	}
-	return 0;
-}
 
 /* What the command line asks for. */
 struct options {
@@ -933,6 +867,39 @@ struct result {
 };
 
 /*
+ * Refuse, before anything is written, an output that is one of the
+ * inputs or holds one (a folder), or the same file as another output.
+ */
+static int check_clashes(const struct file_out *files,
+			 const char *ctf_dir, char *const *paths,
+			 size_t npaths)
+{
+	struct clash_out outs[NFILES + 1];
+	struct clash c;
+	const char *in;
+	size_t i;
+
+	for (i = 0; i < NFILES; i++)
+		outs[i] = (struct clash_out){ files[i].option, files[i].path };
+	outs[i++] = (struct clash_out){ "--ctf", ctf_dir };
+	clash_find(outs, i, paths, npaths, &c);
+	if (c.kind == CLASH_NONE)
+		return 0;
+	in = c.kind == CLASH_OUTPUT ? NULL : paths[c.with];
+	if (in && !strcmp(in, "-"))
+		in = "- (standard input)";
+	if (c.kind == CLASH_OUTPUT)
+		fprintf(stderr, "lket-b2a: %s %s: the same file as %s %s; nothing written\n",
+			outs[c.out].option, outs[c.out].path,
+			outs[c.with].option, outs[c.with].path);
+	else
+		fprintf(stderr, "lket-b2a: %s %s: %s the input file %s; nothing written\n",
+			outs[c.out].option, outs[c.out].path,
+			c.kind == CLASH_INPUT ? "that is" : "holds", in);
+	return -EINVAL;
+}
+
+/*
  * Every file is written beside its target and put in place only when the
  * conversion succeeded: what was there survives a failure.
  */
@@ -948,7 +915,7 @@ static int open_files(const struct options *o, struct file_out *files,
 	files[OUT_TEXT].path = strcmp(o->format, "none") ? o->out_path : NULL;
 	files[OUT_TIMECHART].path = o->timechart_path;
 	files[OUT_HISTOGRAM].path = o->histogram_path;
-	ret = check_clashes(files, NFILES, in->paths, in->n);
+	ret = check_clashes(files, o->ctf_dir, in->paths, in->n);
 	res->refused = ret != 0;
 	if (!ret)
 		ret = tmpfile_catch_signals();

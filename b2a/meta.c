@@ -294,6 +294,68 @@ static void set_flags(struct event_meta *e)
 		}
 }
 
+unsigned int meta_unique_name(char *out, size_t max, const char *name,
+			      bool (*taken)(const char *name, const void *ctx),
+			      const void *ctx)
+{
+	size_t len = strlen(name), n = len < max ? len : max, k;
+	char suffix[16];
+	unsigned int i;
+
+	memcpy(out, name, n);
+	out[n] = '\0';
+	for (i = 2; taken(out, ctx); i++) {
+		k = (size_t)snprintf(suffix, sizeof(suffix), "_%u", i);
+		n = len + k > max ? max - k : len;
+		memcpy(out, name, n);
+		memcpy(out + n, suffix, k + 1);
+	}
+	return i - 1;
+}
+
+/* The fields of an event before the one being named, in order. */
+struct earlier {
+	const struct field *const *f;
+	size_t n;
+};
+
+static bool key_taken(const char *key, const void *ctx)
+{
+	const struct earlier *e = ctx;
+	size_t i, len;
+
+	for (i = 0; i < e->n; i++) {
+		len = strlen(e->f[i]->name);
+		if (!strncmp(key, e->f[i]->name, len) &&
+		    !strcmp(key + len, e->f[i]->key_suffix))
+			return true;
+	}
+	return false;
+}
+
+/* Each field of e a key of its own: the hook's fields, then the user's. */
+static void set_keys(struct event_meta *e)
+{
+	const struct field *all[2 * META_MAX_FIELDS];
+	struct field_list *lists[] = { &e->sys, &e->user };
+	struct earlier before = { all, 0 };
+	char key[256];
+	struct field *f;
+	size_t k;
+	unsigned int i;
+
+	for (k = 0; k < ARRAY_SIZE(lists); k++)
+		for (i = 0; i < lists[k]->n; i++) {
+			f = &lists[k]->f[i];
+			/* names are at most 200 bytes: never cut */
+			meta_unique_name(key, sizeof(key) - 1, f->name,
+					 key_taken, &before);
+			snprintf(f->key_suffix, sizeof(f->key_suffix), "%s",
+				 key + strlen(f->name));
+			all[before.n++] = f;
+		}
+}
+
 int meta_register(struct meta *m, unsigned int group, unsigned int hook,
 		  bool user, const char *fmt, const char *names)
 {
@@ -311,8 +373,10 @@ int meta_register(struct meta *m, unsigned int group, unsigned int hook,
 		       -EEXIST : 0;
 	}
 	ret = parse_fields(fl, fmt, names);
-	if (!ret)
+	if (!ret) {
 		set_flags(e);
+		set_keys(e);
+	}
 	return ret;
 }
 

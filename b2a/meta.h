@@ -34,6 +34,12 @@ struct field {
 	uint8_t prefix_len;
 	/* the same, zero-padded: printers copy a fixed size when it fits */
 	char prefix_pad[FIELD_PREFIX_PAD];
+	/*
+	 * What makes the name a key of its own in the event (JSON's):
+	 * "_2", "_3"... when an earlier field, the hook's or the user's,
+	 * has it (meta_unique_name()'s rule); "" else.
+	 */
+	char key_suffix[12];
 };
 
 struct field_list {
@@ -81,6 +87,17 @@ int meta_register(struct meta *m, unsigned int group, unsigned int hook,
 /* Name (group, hook).  -EEXIST if it has another name already. */
 int meta_name(struct meta *m, unsigned int group, unsigned int hook,
 	      const char *name);
+
+/*
+ * A name that nothing else takes: name itself when taken() says it is
+ * free, else the first free of name_2, name_3 ..., name cut for the
+ * number to fit in max bytes.  The one rule of JSON's keys and the
+ * databases' columns.  In out (max + 1 bytes); returns the number, 1
+ * for name itself.
+ */
+unsigned int meta_unique_name(char *out, size_t max, const char *name,
+			      bool (*taken)(const char *name, const void *ctx),
+			      const void *ctx);
 
 /* The catalogue's name of (group, hook), for records without metadata. */
 const char *meta_catalogue_name(unsigned int group, unsigned int hook);

@@ -17,11 +17,12 @@
  * 16); every field name is prefixed with '_', which babeltrace2 removes,
  * so that no name clashes with a TSDL keyword.
  *
- * The trace is written in a new folder beside DIR (DIR.tmp-XXXXXX) and
- * put in place at finish, so that a failed export leaves nothing, and
- * what was at DIR stays as it was.  DIR may be missing or empty; a trace
- * already there (metadata and stream_N alone) is replaced with --replace
- * and refused without; anything else there is refused.
+ * The trace is written in a new folder beside DIR (DIR.tmp-XXXXXX,
+ * tmpfile.h's) and put in place at finish, so that a failed or
+ * interrupted export leaves nothing, and what was at DIR stays as it
+ * was.  DIR may be missing or empty; a trace already there (metadata and
+ * stream_N alone) is replaced with --replace and refused without;
+ * anything else there is refused.
  *
  * Lost flushes and dropped records add to events_discarded of the CPU's
  * stream (a running total, as CTF counts it); lost flushes of no one CPU
@@ -41,9 +42,9 @@
 
 #include "../runtime/lket_format.h"
 #include "ctf_lttng.h"
-#include "tmpfile.h"
 #include "outbuf.h"
 #include "output.h"
+#include "tmpfile.h"
 
 #define CTF_PACKET	(64u << 10)
 #define CTF_MAGIC	0xC1FC1FC1u
@@ -83,7 +84,7 @@ struct syscall_classes {
 struct ctf {
 	struct output o;
 	char *dir;		/* where the trace goes */
-	char *tmp;		/* where it is written; NULL once in place */
+	struct tmpdir tmp;	/* where it is written; none once in place */
 	bool replace;		/* a trace at dir may be replaced */
 	bool dir_is_trace;	/* dir holds a trace, to be replaced */
 	const struct trace_info *trace;
@@ -133,8 +134,10 @@ static int ctf_stream_get(struct ctf *c, unsigned int cpu,
 			  struct ctf_stream **out)
 {
 	struct ctf_stream *s;
-	char path[4096];
+	const char *path;
+	char name[32];
 	size_t i;
+	int ret;
 
 	if (cpu >= c->nstreams) {
 		s = realloc(c->streams, (cpu + 1) * sizeof(*s));
@@ -147,7 +150,10 @@ static int ctf_stream_get(struct ctf *c, unsigned int cpu,
 	}
 	s = &c->streams[cpu];
 	if (s->fd < 0) {
-		snprintf(path, sizeof(path), "%s/stream_%u", c->tmp, cpu);
+		snprintf(name, sizeof(name), "stream_%u", cpu);
+		ret = tmpdir_file(&c->tmp, name, &path);
+		if (ret)
+			return ret;
 		s->buf = malloc(CTF_PACKET);
 		if (!s->buf)
 			return -ENOMEM;
@@ -259,7 +265,7 @@ static void ctf_remove(const char *path)
 static int ctf_begin(struct output *o, const struct trace_info *trace)
 {
 	struct ctf *c = (struct ctf *)o;
-	int state = ctf_dir_state(c->dir);
+	int state = ctf_dir_state(c->dir), ret;
 
 	c->trace = trace;
 	if (state == -ENOTEMPTY)
@@ -273,26 +279,42 @@ static int ctf_begin(struct output *o, const struct trace_info *trace)
 		return ctf_failf(c, EEXIST,
 				 "holds a trace already: give --replace to overwrite it");
 	c->dir_is_trace = state == 1;
-	c->tmp = malloc(strlen(c->dir) + sizeof(".tmp-XXXXXX"));
-	if (!c->tmp)
-		return -ENOMEM;
-	sprintf(c->tmp, "%s.tmp-XXXXXX", c->dir);
-	if (!mkdtemp(c->tmp)) {
-		int err = errno;
-
-		free(c->tmp);
-		c->tmp = NULL;
-		return ctf_failf(c, err, "cannot make a folder beside it: %s",
-				 strerror(err));
-	}
-	chmod(c->tmp, tmpfile_new_mode(0755));	/* mkdtemp() made it 0700 */
+	/* a signal removes it, with what is written in it */
+	ret = tmpdir_make(&c->tmp, c->dir);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret)
+		return ctf_failf(c, -ret, "cannot make a folder beside it: %s",
+				 strerror(-ret));
 	return 0;
 }
 
-/* The finished trace from c->tmp to c->dir, and the one it replaces out. */
+/*
+ * Move the trace at dir into a new folder made from the template old
+ * (empty: rename() replaces it).  0, or a negative errno, nothing made.
+ */
+static int ctf_aside(const char *dir, char *old)
+{
+	int err;
+
+	if (!mkdtemp(old))
+		return -errno;
+	if (!rename(dir, old))
+		return 0;
+	err = errno;
+	rmdir(old);
+	return -err;
+}
+
+/*
+ * The finished trace from c->tmp to c->dir, and the one it replaces out;
+ * the signals wait meanwhile: they find at c->dir the old trace or the
+ * new, and no folder beside it.
+ */
 static int ctf_place(struct ctf *c)
 {
 	char *old = NULL;
+	sigset_t mask;
 	int ret = 0;
 
 	if (c->dir_is_trace) {
@@ -300,26 +322,24 @@ static int ctf_place(struct ctf *c)
 		if (!old)
 			return -ENOMEM;
 		sprintf(old, "%s.old-XXXXXX", c->dir);
-		/* an empty folder that rename() may replace */
-		if (!mkdtemp(old) || rename(c->dir, old)) {
-			ret = ctf_failf(c, errno, "cannot move the old trace aside: %s",
-					strerror(errno));
-			free(old);
-			return ret;
+	}
+	tmpfile_hold_signals(&mask);
+	if (old)
+		ret = ctf_aside(c->dir, old);
+	if (ret) {
+		ret = ctf_failf(c, -ret, "cannot move the old trace aside: %s",
+				strerror(-ret));
+	} else {
+		ret = tmpdir_commit(&c->tmp, c->dir);
+		if (ret) {
+			ret = ctf_fail(c, c->dir, -ret);
+			if (old)
+				rename(old, c->dir);
+		} else if (old) {
+			ctf_remove(old);
 		}
 	}
-	if (rename(c->tmp, c->dir)) {
-		ret = ctf_fail(c, c->dir, errno);
-		if (old)
-			rename(old, c->dir);
-	} else {
-		free(c->tmp);
-		c->tmp = NULL;
-	}
-	if (old && !ret)
-		ctf_remove(old);
-	else if (old)
-		rmdir(old);
+	tmpfile_release_signals(&mask);
 	free(old);
 	return ret;
 }
@@ -825,7 +845,7 @@ static void ctf_metadata(struct ctf *c, FILE *f)
 static int ctf_finish(struct output *o)
 {
 	struct ctf *c = (struct ctf *)o;
-	char path[4096];
+	const char *path;
 	size_t i;
 	FILE *f;
 	int ret;
@@ -839,7 +859,9 @@ static int ctf_finish(struct output *o)
 		if (ret)
 			return ret;
 	}
-	snprintf(path, sizeof(path), "%s/metadata", c->tmp);
+	ret = tmpdir_file(&c->tmp, "metadata", &path);
+	if (ret)
+		return ret;
 	f = fopen(path, "we");
 	if (!f)
 		return ctf_fail(c, path, errno);
@@ -870,9 +892,7 @@ static void ctf_free(struct output *o)
 		free(c->streams[i].buf);
 	}
 	/* not put in place: a failed export leaves nothing */
-	if (c->tmp)
-		ctf_remove(c->tmp);
-	free(c->tmp);
+	tmpdir_discard(&c->tmp);
 	free(c->streams);
 	for (i = 0; i < c->nclasses; i++)
 		free(c->classes[i].syscall);

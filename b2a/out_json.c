@@ -5,7 +5,8 @@
  *   {"ts":N,"time":"...",["host":"...",]"cpu":N,"tid":N,"pid":N,"comm":"...",
  *    "event":"...","fields":{"name":value,...}[,"raw":"hex"]}
  *
- * Field names and values come from the trace's metadata; values as
+ * Field names and values come from the trace's metadata, a name met
+ * again in the event numbered (tid, tid_2: meta_unique_name()); values as
  * lket-b2a(1)'s VALUE REPRESENTATION says: strings escaped by
  * outfmt_json_string() (valid UTF-8, no control character), hex fields
  * as "0x..." strings, integers beyond 2^53 as strings.
@@ -58,7 +59,8 @@ static int json_event(struct output *o, const struct event *ev,
 	int ret;
 
 	for (v = ev->v; v < end; v++) {
-		room += 5 * (size_t)v->f->prefix_len + OUTBUF_NUM_MAX + 8;
+		room += 5 * (size_t)v->f->prefix_len +
+			sizeof(v->f->key_suffix) + OUTBUF_NUM_MAX + 8;
 		if (v->f->type == LKET_ADDRS)
 			room += outfmt_addrs_room(v);
 	}
@@ -96,6 +98,9 @@ static int json_event(struct output *o, const struct event *ev,
 			*p++ = ',';
 		*p++ = '"';
 		p = outfmt_json_string(p, v->f->name, strlen(v->f->name));
+		/* a name met twice: keys of their own, tid, tid_2 */
+		if (v->f->key_suffix[0])
+			p = put_lit(p, v->f->key_suffix);
 		*p++ = '"';
 		*p++ = ':';
 		if (v->f->type == LKET_STRING) {

@@ -267,11 +267,25 @@ static bool col_taken(const struct sql_table *t, unsigned int n,
 	return false;
 }
 
+/* The columns before column n of a table. */
+struct cols_before {
+	const struct sql_table *t;
+	unsigned int n;
+};
+
+static bool col_taken_before(const char *name, const void *ctx)
+{
+	const struct cols_before *c = ctx;
+
+	return col_taken(c->t, c->n, name);
+}
+
 /* Column n of t, for a field named name. */
 static void name_column(const struct sql_schema *s, struct sql_table *t,
 			unsigned int n, const char *name)
 {
-	char base[SQL_NAME_MAX], suffix[16];
+	const struct cols_before before = { t, n };
+	char base[SQL_NAME_MAX];
 	unsigned int k;
 
 	sql_name(base, SQL_NAME_MAX - 1, "", name);
@@ -282,14 +296,12 @@ static void name_column(const struct sql_schema *s, struct sql_table *t,
 			     name, t->cols[n]);
 		return;
 	}
-	sql_name(t->cols[n], SQL_NAME_MAX - 1, "f_", name);
-	for (k = 2; col_taken(t, n, t->cols[n]); k++) {
-		snprintf(suffix, sizeof(suffix), "_%u", k);
-		sql_name(base, SQL_NAME_MAX - 1, "f_", name);
-		with_suffix(t->cols[n], SQL_NAME_MAX - 1, base, suffix);
-	}
+	/* f_tid, then f_tid_2 ...: JSON's keys' numbers */
+	sql_name(base, SQL_NAME_MAX - 1, "f_", name);
+	k = meta_unique_name(t->cols[n], SQL_NAME_MAX - 1, base,
+			     col_taken_before, &before);
 	/* f_tid for a field named like a common column: the rule itself */
-	if (k > 2 || !IN(common_cols, name))
+	if (k > 1 || !IN(common_cols, name))
 		note(s, "table %s: field %s is column %s", t->name, name,
 		     t->cols[n]);
 }
@@ -1121,6 +1133,8 @@ static int sql_event(struct output *o, const struct event *ev,
 	if (ret < 0)
 		return failed(so, ret);
 	h = (unsigned int)ret;
+	if (!so->hosts[h].events)
+		so->hosts[h].first_ts = ev->rec->timestamp;
 	so->hosts[h].events++;
 	so->hosts[h].last_ts = ev->rec->timestamp;
 	if (!ev->meta || !ev->meta->named || !ev->meta->sys.defined)
@@ -1294,8 +1308,13 @@ static int trace_row(struct sql_output *so, unsigned int h, uint64_t load)
 	v = host->trace && host->trace->uncertainty >= 0 ?
 	    put_int(v, (int64_t)(host->trace->uncertainty + 0.5)) :
 	    put_null(v);
-	v = put_int(v, (int64_t)info->first_ts);
-	v = put_int(v, (int64_t)host->last_ts);
+	/*
+	 * Those of the first and last events written, as their time columns
+	 * have them: not the trace's first record (a task record, or one a
+	 * filter left out); none without events
+	 */
+	v = host->events ? put_int(v, (int64_t)host->first_ts) : put_null(v);
+	v = host->events ? put_int(v, (int64_t)host->last_ts) : put_null(v);
 	v = put_int(v, (int64_t)host->events);
 	v = put_int(v, (int64_t)host->lost);
 	/* the files, one a line */

@@ -218,7 +218,8 @@ enum sql_fixed {
 struct sql_host {
 	const char *label;
 	const struct trace_host *trace;	/* several hosts: its own */
-	uint64_t events, last_ts, lost;
+	uint64_t events, lost;
+	uint64_t first_ts, last_ts;	/* of the events written */
 };
 
 /*

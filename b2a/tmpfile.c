@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* tmpfile.c - output files put in place only when complete. */
+/*
+ * tmpfile.c - output files and folders put in place only when complete;
+ * the temporaries removed by the signals that end the process.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -11,23 +14,36 @@
 
 #include "tmpfile.h"
 
-/* lket-b2a has three file outputs at most: -o, --report, -d */
-#define TMPFILE_MAX	8
+/* A temporary the signal handler removes: a file, or a folder. */
+struct pending {
+	char *path;	/* NULL: a free slot */
+	bool dir;
+};
 
 /*
- * The temporary files the signal handler removes.  Changed only with the
- * signals blocked, so the handler never sees a slot half set.
+ * The temporaries the signal handler removes, files first, then the
+ * folders they were in.  Changed only with the signals blocked, so the
+ * handler never sees a slot half set, nor the array moved.
  */
-static char *volatile pending[TMPFILE_MAX];
-static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+static struct pending *volatile pending;
+static volatile size_t npending;	/* slots in use or free */
+static size_t pending_cap;
+/* those that end the process by default, from outside (^C, ^\, kill,
+ * a hangup, a reader gone) or for a limit */
+static const int caught[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
+			      SIGXCPU, SIGXFSZ };
 
 static void on_signal(int sig)
 {
-	int i;
+	struct pending *p = pending;
+	size_t n = npending, i;
 
-	for (i = 0; i < TMPFILE_MAX; i++)
-		if (pending[i])
-			unlink(pending[i]);
+	for (i = 0; i < n; i++)
+		if (p[i].path && !p[i].dir)
+			unlink(p[i].path);
+	for (i = 0; i < n; i++)
+		if (p[i].path && p[i].dir)
+			rmdir(p[i].path);
 	/* SA_RESETHAND made it the default again: die of it */
 	raise(sig);
 }
@@ -69,27 +85,49 @@ static void unblock(const sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
-/* With the signals blocked. */
-static int remember(char *tmp)
+void tmpfile_hold_signals(sigset_t *old)
 {
-	int i;
+	block(old);
+}
 
-	for (i = 0; i < TMPFILE_MAX; i++)
-		if (!pending[i]) {
-			pending[i] = tmp;
-			return 0;
+void tmpfile_release_signals(const sigset_t *old)
+{
+	unblock(old);
+}
+
+/* With the signals blocked. */
+static int remember(char *tmp, bool dir)
+{
+	struct pending *bigger;
+	size_t i;
+
+	for (i = 0; i < npending; i++)
+		if (!pending[i].path)
+			break;
+	if (i == pending_cap) {
+		pending_cap = pending_cap ? 2 * pending_cap : 8;
+		bigger = realloc(pending, pending_cap * sizeof(*bigger));
+		if (!bigger) {
+			pending_cap = i;
+			return -ENOMEM;
 		}
-	return -EMFILE;
+		pending = bigger;
+	}
+	pending[i].path = tmp;
+	pending[i].dir = dir;
+	if (i == npending)
+		npending = i + 1;
+	return 0;
 }
 
 /* With the signals blocked. */
 static void forget(const char *tmp)
 {
-	int i;
+	size_t i;
 
-	for (i = 0; i < TMPFILE_MAX; i++)
-		if (pending[i] == tmp)
-			pending[i] = NULL;
+	for (i = 0; i < npending; i++)
+		if (pending[i].path == tmp)
+			pending[i].path = NULL;
 }
 
 mode_t tmpfile_new_mode(mode_t mode)
@@ -157,7 +195,7 @@ int tmpfile_open(struct tmpfile *t, const char *path)
 	strcpy(t->tmp, t->target);
 	strcat(t->tmp, ".tmp-XXXXXX");
 	block(&old);
-	ret = remember(t->tmp);
+	ret = remember(t->tmp, false);
 	if (!ret) {
 		t->fd = mkostemp(t->tmp, O_CLOEXEC);
 		if (t->fd < 0) {
@@ -209,4 +247,105 @@ void tmpfile_discard(struct tmpfile *t)
 {
 	if (t->target)
 		release(t, true);
+}
+
+int tmpdir_make(struct tmpdir *d, const char *path)
+{
+	sigset_t old;
+	int ret;
+
+	*d = (struct tmpdir){ 0 };
+	d->path = malloc(strlen(path) + sizeof(".tmp-XXXXXX"));
+	if (!d->path)
+		return -ENOMEM;
+	strcpy(d->path, path);
+	strcat(d->path, ".tmp-XXXXXX");
+	/* remembered first: mkdtemp() fills in the name where it is */
+	block(&old);
+	ret = remember(d->path, true);
+	if (!ret && !mkdtemp(d->path)) {
+		ret = -errno;
+		forget(d->path);
+	}
+	unblock(&old);
+	if (ret) {
+		free(d->path);
+		d->path = NULL;
+		return ret;
+	}
+	chmod(d->path, tmpfile_new_mode(0755));	/* mkdtemp() made it 0700 */
+	return 0;
+}
+
+int tmpdir_file(struct tmpdir *d, const char *name, const char **path)
+{
+	char *p, **bigger;
+	sigset_t old;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < d->nfiles; i++)
+		if (!strcmp(strrchr(d->files[i], '/') + 1, name)) {
+			*path = d->files[i];
+			return 0;
+		}
+	bigger = realloc(d->files, (d->nfiles + 1) * sizeof(*bigger));
+	if (!bigger)
+		return -ENOMEM;
+	d->files = bigger;
+	p = malloc(strlen(d->path) + 1 + strlen(name) + 1);
+	if (!p)
+		return -ENOMEM;
+	sprintf(p, "%s/%s", d->path, name);
+	block(&old);
+	ret = remember(p, false);
+	unblock(&old);
+	if (ret) {
+		free(p);
+		return ret;
+	}
+	d->files[d->nfiles++] = p;
+	*path = p;
+	return 0;
+}
+
+/* Forget d and free it; with remove, its files and folder go first. */
+static void tmpdir_release(struct tmpdir *d, bool remove)
+{
+	sigset_t old;
+	size_t i;
+
+	block(&old);
+	for (i = 0; i < d->nfiles; i++) {
+		if (remove)
+			unlink(d->files[i]);
+		forget(d->files[i]);
+	}
+	if (d->path) {
+		if (remove)
+			rmdir(d->path);
+		forget(d->path);
+	}
+	unblock(&old);
+	for (i = 0; i < d->nfiles; i++)
+		free(d->files[i]);
+	free(d->files);
+	free(d->path);
+	*d = (struct tmpdir){ 0 };
+}
+
+int tmpdir_commit(struct tmpdir *d, const char *path)
+{
+	if (!d->path)
+		return 0;
+	if (rename(d->path, path))
+		return -errno;
+	/* a signal before this removes names that are gone: path is whole */
+	tmpdir_release(d, false);
+	return 0;
+}
+
+void tmpdir_discard(struct tmpdir *d)
+{
+	tmpdir_release(d, true);
 }

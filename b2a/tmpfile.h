@@ -6,13 +6,16 @@
  * at PATH as it was, and no temporary file.
  *
  * A PATH that exists and is not a regular file (a terminal, /dev/null, a
- * pipe) is written in place: there is nothing there to keep.
+ * pipe) is written in place: there is nothing there to keep.  A folder of
+ * several files goes the same way (struct tmpdir).
  */
 #ifndef LKET_TMPFILE_H
 #define LKET_TMPFILE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
+#include <stddef.h>
 
 struct tmpfile {
 	char *target;	/* what is renamed over: PATH, or where it links to */
@@ -37,9 +40,43 @@ int tmpfile_commit(struct tmpfile *t, bool replace);
 /* Close t and remove the temporary file; a closed or zeroed t is fine. */
 void tmpfile_discard(struct tmpfile *t);
 /*
- * From now on, SIGINT, SIGTERM and SIGHUP remove every open temporary
- * file before they end the process (those ignored stay ignored).
+ * From now on, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU and
+ * SIGXFSZ remove every temporary file and folder before they end the
+ * process, of the same signal (those ignored stay ignored).
  */
 int tmpfile_catch_signals(void);
+/*
+ * Hold those signals back, for steps that must not be cut in the middle
+ * (a folder moved aside and another put in its place), and let them in.
+ */
+void tmpfile_hold_signals(sigset_t *old);
+void tmpfile_release_signals(const sigset_t *old);
+
+/*
+ * A folder written under a temporary name beside it, PATH.tmp-XXXXXX,
+ * and renamed to PATH when complete (lket-b2a --ctf).  Every file made in
+ * it is named by tmpdir_file first, so that a signal can remove the
+ * files, then the folder.
+ */
+struct tmpdir {
+	char *path;	/* the temporary folder; NULL: none */
+	char **files;	/* the paths of the files in it */
+	size_t nfiles;
+};
+
+/* Make the folder beside PATH, mode 0755. */
+int tmpdir_make(struct tmpdir *d, const char *path);
+/*
+ * The path of the file NAME in d (the same each time for one NAME), in
+ * *path, valid until d is committed or discarded; to be made after.
+ */
+int tmpdir_file(struct tmpdir *d, const char *name, const char **path);
+/*
+ * Rename d to PATH (missing, or an empty folder) and forget it; -errno
+ * when rename() fails, d kept.
+ */
+int tmpdir_commit(struct tmpdir *d, const char *path);
+/* Remove the files and the folder; a committed or zeroed d is fine. */
+void tmpdir_discard(struct tmpdir *d);
 
 #endif

@@ -3,7 +3,8 @@
 # traces, the events babeltrace2 prints must be those of lket.out (as
 # many, in the same order on each CPU, the same times, names, threads and
 # field values: compare.py), and the flushes lost and records dropped
-# must come back as babeltrace2's discarded events, as many.
+# must come back as babeltrace2's discarded events, as many.  Then
+# --replace, and signals that cut an export short.
 #
 #   tests/ctf/run.sh BUILD [CASE...]
 set -u
@@ -118,4 +119,55 @@ if [ $st -gt 1 ] || [ -e ctf/stream_1 ] || [ "$(ls | grep -c ctf)" != 1 ] ||
 else
 	echo "ok   --replace: $(wc -l < bt.txt) events of CPU 0 alone"
 fi
+# A signal that ends an export (^C, kill, a hangup) leaves no temporary,
+# neither the folder beside ctf with the streams in it nor lket.out's
+# file, and the trace --replace was to replace stays as it was; the
+# process dies of the signal (exit status 128 + its number).  The trace
+# is big enough for the export to take a second or more; the signal goes
+# as soon as the folder is there.
+d=$work/signals
+rm -rf "$d" && mkdir -p "$d" && cd "$d" || exit 1
+$gen strings small && "$build/lket-b2a" -q --ctf ctf small && cksum ctf/* > keep &&
+	$gen -n 12000000 syscalls t > /dev/null || { echo "FAIL signals: lket-gen"; fail=1; }
+for sig in INT:2 TERM:15 HUP:1; do
+	[ -f keep ] && [ -f t_1 ] || break
+	name=${sig%:*}
+	# an asynchronous command of sh ignores SIGINT: the default back
+	env --default-signal "$build/lket-b2a" -q --replace --ctf ctf -o lket.out t &
+	pid=$!
+	i=0
+	while [ $i -lt 1000 ]; do
+		set -- ctf.tmp-*
+		[ -e "$1" ] && break
+		sleep 0.01
+		i=$((i + 1))
+	done
+	if [ $i = 1000 ] || ! kill -s "$name" $pid; then
+		why="no ctf.tmp-* in 10 s, or it ended first (a bigger trace?)"
+		kill $pid 2> /dev/null
+	else
+		why=
+	fi
+	# (sh says what the signal was: not here)
+	{ wait $pid; } 2> /dev/null
+	st=$?
+	left=$(ls | grep -e '\.tmp-' -e '\.old-' -e '^lket\.out$' | tr '\n' ' ')
+	if [ -z "$why" ] && [ $st != $((128 + ${sig#*:})) ]; then
+		why="exit $st"
+	fi
+	if [ -z "$why" ] && [ -n "$left" ]; then
+		why="left $left"
+	fi
+	if [ -z "$why" ] && ! cksum ctf/* | cmp -s keep -; then
+		why="the old trace changed"
+	fi
+	if [ -n "$why" ]; then
+		echo "FAIL SIG$name during --ctf: $why"; fail=1
+		# the next signal on its own
+		rm -rf ctf.tmp-* ctf.old-* lket.out lket.out.tmp-*
+	else
+		echo "ok   SIG$name during --ctf: exit $st, no temporary left, the old trace kept"
+	fi
+done
+rm -f t_0 t_1
 exit $fail

@@ -117,6 +117,14 @@ timed() { # NAME COMMAND...: fails past 10 s
 		bad "$name: over 10 s, or failed" "$(cat err)"
 	fi
 }
+# each host's first_time and last_time: the min and max time of its
+# events (the lost rows are not events); NULL and 0 events for a host
+# that has none
+first_last="select t.host, case when e.host is null
+  then coalesce(t.first_time, 'NULL') || ' ' || coalesce(t.last_time, 'NULL') || ' ' || t.events
+  else (t.first_time = e.first) || ' ' || (t.last_time = e.last) end
+  from trace t left join (select host, min(time) as first, max(time) as last
+  from events where event not like 'lket.%' group by host) e using (host) order by 1"
 # per event counts of lket.out, lost flushes as lket.lost
 text_counts=$(awk '{ print $6 }' t.out | sort | uniq -c | awk '{ print $2 "|" $1 }')
 
@@ -158,6 +166,16 @@ if command -v sqlite3 > /dev/null; then
 	"$b2a" -q -f none --host lab-1 -d h.db s
 	check "sqlite: one trace, --host names it" "lab-1|$(wc -l < s.raw)" \
 		"$(sqlite3 h.db "select host, count(*) from events group by 1")"
+	# trace.first_time and last_time: nanoseconds of the trace clock, as
+	# every time column, of the first and last events written (filtered,
+	# several hosts' too; records before them that are not events do not
+	# count); NULL for a host without events
+	"$b2a" -q -f none -d f.db --event syscall,pagefault t
+	"$b2a" -q -f none -d g.db --from 0.0000015 t
+	"$b2a" -q -f none -d rf.db --event sunrpc.svc.send $two
+	check "sqlite: trace.first_time and last_time are the events' first and last times" \
+		"localhost|1 1 localhost|1 1 localhost|1 1 client|1 1 server|1 1 client|NULL NULL 0 server|1 1" \
+		"$(for db in t f g r rf; do sqlite3 $db.db "$first_last"; done | xargs)"
 	check "sqlite: kernel addresses as text shows them, and as 64 bits" \
 		"0xffff888000100000|-131391638470656|5" \
 		"$(sqlite3 l.db "select h.request_addr, r.request_addr, (select count(distinct request_addr) from ioscheduler_elv_add_request) from ioscheduler_elv_add_request_hex h join ioscheduler_elv_add_request r using (time) order by time limit 1")"
@@ -278,6 +296,10 @@ else
 	timed "pg: requests by address" "$pgbin/psql" "$conn" -XAtq -c "set search_path to l; $by_address"
 	"$b2a" -q -f none --pg "$conn" b
 	check "pg: 300k events" "$(wc -l < b.out)" "$(q "select count(*) from b.events")"
+	"$b2a" -q -f none --pg "$conn" --schema rf --event sunrpc.svc.send $two
+	check "pg: trace.first_time and last_time as SQLite's" \
+		"$(sqlite3 rf.db "select host, first_time, last_time from trace order by 1")" \
+		"$(q "select host, first_time, last_time from rf.trace order by 1")"
 	# call stacks as addresses (no test reads the machine's debuginfo)
 	"$b2a" -q -f none --no-symbols -d k.db k
 	"$b2a" -q -f none --no-symbols --pg "$conn" k

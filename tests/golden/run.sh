@@ -116,6 +116,9 @@ case_csv()      { $gen golden t; echo -f csv t; }
 # without -o: lket.json, lket.csv, not lket.out
 case_json_default() { $gen golden t && touch default-output; echo -f json --pid 4250 t; }
 case_csv_default() { $gen golden t && touch default-output; echo -f csv --pid 4250 t; }
+# a field name met twice in an event: JSON's keys numbered as the
+# databases' columns (tid, tid_2, ...); the text and CSV as the metadata
+case_json_dupnames() { $gen dbnames t; echo -f json --event dup.fields t; }
 case_json_wall() { $gen golden t; echo -f json -t wall -i t; }
 case_csv_rel()  { $gen golden t; echo -f csv -t rel -N t; }
 case_strings()  { $gen strings t; echo t; }
@@ -182,6 +185,12 @@ case_clash_link() {
 	$gen golden t && ln -s t_1 out && cksum t_0 t_1 > keep; echo -o out t; }
 case_clash_hardlink() {
 	$gen golden t && ln t_1 r && cksum t_0 t_1 > keep; echo --report r t; }
+# standard input is the file it comes from
+case_clash_stdin() { $gen golden t && mv t_0 stdin && cksum stdin t_1 > keep; echo -o stdin - t_1; }
+case_clash_db_input() { $gen golden t && cksum t_0 t_1 > keep; echo -f none -d t_1 t; }
+case_clash_rpc_input() {
+	$gen -n 3 rpc t > truth && cksum t-server_0 > keep
+	echo --rpc-report t-server_0 client=t-client server=t-server; }
 case_clash_db()  { $gen golden t; echo -d t.db -o ./t.db t; }
 case_clash_report() {
 	$gen latency t && echo old > report && cksum report > keep
@@ -191,6 +200,9 @@ case_clash_db_report() { $gen latency t; echo -f none -d t.db --report t.db t; }
 # another output; a bad --timechart-procs is refused
 case_clash_timechart() {
 	$gen golden t && cksum t_0 t_1 > keep; echo --timechart t_1 t; }
+case_clash_histogram_link() {
+	$gen latency t && ln -s t_0 h.svg && cksum t_0 t_1 > keep
+	echo -f none --histogram h.svg t; }
 case_clash_pictures() { $gen golden t; echo --timechart p.svg --histogram ./p.svg t; }
 case_keep_timechart() {
 	echo old > p.svg && cksum p.svg > keep; echo --timechart p.svg nosuch; }
@@ -210,6 +222,18 @@ case_ctf_exists() {
 	$gen golden t && mkdir d && echo '/* CTF 1.8 */' > d/metadata &&
 		: > d/stream_0 && cksum d/metadata d/stream_0 > keep
 	echo --ctf d/ t; }
+# nor a folder that holds an input (--replace would remove it): the
+# trace's own files (stream_N, a CTF trace's names), one beside an old
+# export's metadata, reached through a link to the folder
+case_ctf_input() {
+	mkdir d && $gen golden d/stream && echo '/* CTF 1.8 */' > d/metadata &&
+		cksum d/metadata d/stream_0 d/stream_1 > keep; echo --ctf d d/stream; }
+case_ctf_replace_input() {
+	mkdir d && $gen golden d/stream && cksum d/stream_0 d/stream_1 > keep
+	echo --ctf d --replace d/stream; }
+case_ctf_link_input() {
+	mkdir d && $gen golden d/stream && ln -s d l &&
+		cksum d/stream_0 d/stream_1 > keep; echo --replace --ctf l/ d/stream; }
 case_ctf_nofolder() { $gen golden t; echo --ctf nosuch/d t; }
 case_replace_output() { $gen golden t && echo old > lket.out; echo --event process.fork t; }
 # -q: nothing on standard error, lost flushes still exit 1

@@ -242,6 +242,54 @@ static void test_reregister(void **state)
 	assert_int_equal(meta_get(m, 0, 1)->sys.n, 6);
 }
 
+/* a name met again in an event: a key of its own, tid_2, tid_3 ... */
+static void test_keys(void **state)
+{
+	struct meta *m = *state;
+	const struct event_meta *e;
+
+	assert_int_equal(meta_register(m, 7, 2, false, "INT32:INT32:INT32",
+				       "tid:tid_2:tid"), 0);
+	e = meta_get(m, 7, 2);
+	assert_string_equal(e->sys.f[0].key_suffix, "");
+	assert_string_equal(e->sys.f[1].key_suffix, "");
+	/* tid_2 is taken by a field of that name */
+	assert_string_equal(e->sys.f[2].key_suffix, "_3");
+	/* the user's fields come after the hook's */
+	assert_int_equal(meta_register(m, 7, 2, true, "INT32:INT32", "tid:x"), 0);
+	assert_string_equal(e->user.f[0].key_suffix, "_4");
+	assert_string_equal(e->user.f[1].key_suffix, "");
+	/* whichever is registered first */
+	assert_int_equal(meta_register(m, 7, 3, true, "INT32", "fd"), 0);
+	e = meta_get(m, 7, 3);
+	assert_null(e);
+	assert_int_equal(meta_register(m, 7, 3, false, "INT32:INT32", "fd:fd"), 0);
+	e = meta_get(m, 7, 3);
+	assert_string_equal(e->sys.f[0].key_suffix, "");
+	assert_string_equal(e->sys.f[1].key_suffix, "_2");
+	assert_string_equal(e->user.f[0].key_suffix, "_3");
+}
+
+static bool taken_abc(const char *name, const void *ctx)
+{
+	(void)ctx;
+	return !strcmp(name, "abcdef") || !strcmp(name, "abcd_2");
+}
+
+/* the number is kept, the name cut to fit */
+static void test_unique_name(void **state)
+{
+	char out[8];
+
+	(void)state;
+	assert_int_equal(meta_unique_name(out, 7, "xyz", taken_abc, NULL), 1);
+	assert_string_equal(out, "xyz");
+	assert_int_equal(meta_unique_name(out, 6, "abcdef", taken_abc, NULL), 3);
+	assert_string_equal(out, "abcd_3");
+	assert_int_equal(meta_unique_name(out, 7, "abcdef", taken_abc, NULL), 2);
+	assert_string_equal(out, "abcde_2");
+}
+
 static void test_hex_names(void **state)
 {
 	struct meta *m = *state;
@@ -427,6 +475,9 @@ int main(void)
 						meta_setup, meta_teardown),
 		cmocka_unit_test_setup_teardown(test_reregister, meta_setup,
 						meta_teardown),
+		cmocka_unit_test_setup_teardown(test_keys, meta_setup,
+						meta_teardown),
+		cmocka_unit_test(test_unique_name),
 		cmocka_unit_test_setup_teardown(test_hex_names, meta_setup,
 						meta_teardown),
 		cmocka_unit_test_setup_teardown(test_name, meta_setup,

@@ -96,6 +96,37 @@ static void test_written(void **state)
 		     "syscall.entry,lket.lost,lket.dropped,io.submit,io.submit,proc.snap,unknown");
 }
 
+/*
+ * trace.first_time and last_time: the first and last events written, not
+ * the trace's first record (a task record, one a filter left out); NULL
+ * when none was written.
+ */
+static void test_first_last(void **state)
+{
+	struct trace_info info = fixture_info;
+	struct db d;
+
+	(void)state;
+	info.first_ts = 1000;
+	db_new(&d, "t.db", false);
+	assert_int_equal(d.o->ops->begin(d.o, &info), 0);
+	assert_int_equal(fixture_send(d.o, rec_entry, &bash), 0);
+	assert_int_equal(fixture_send(d.o, rec_io, NULL), 0);
+	assert_int_equal(d.o->ops->finish(d.o), 0);
+	d.o->ops->free(d.o);
+	expect_sql(d.file, "SELECT first_time || ' ' || last_time FROM trace",
+		   "1234 5000");
+	expect_sql(d.file, "SELECT first_time = (SELECT min(time) FROM events) FROM trace",
+		   "1");
+
+	db_new(&d, "none.db", false);
+	assert_int_equal(d.o->ops->begin(d.o, &info), 0);
+	assert_int_equal(d.o->ops->finish(d.o), 0);
+	d.o->ops->free(d.o);
+	expect_sql(d.file, "SELECT first_time FROM trace", NULL);
+	expect_sql(d.file, "SELECT last_time FROM trace", NULL);
+}
+
 /* An existing database: refused, in words main prints as they are. */
 static void test_exists(void **state)
 {
@@ -150,6 +181,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_written),
+		cmocka_unit_test(test_first_last),
 		cmocka_unit_test(test_exists),
 		cmocka_unit_test(test_cannot_open),
 	};

@@ -398,9 +398,10 @@ static void test_hosts(void **state)
 		"trace[0]: s'b' s'nfs-b' s'x86_64' s'6.1.0' 1 s'global' -5 -70 5 1234 5000 2 0 "));
 	assert_non_null(strstr(t->log,
 		"trace[1]: s'a' NULL NULL s'6.1.0' 1 s'global' -5 0 0 1234 1234 1 0 "));
-	/* no RPC pairs: the uncertainty not known */
+	/* no RPC pairs: the uncertainty not known; no events: no first
+	 * and last times */
 	assert_non_null(strstr(t->log,
-		"trace[2]: s'c' NULL NULL s'6.1.0' 1 s'global' -5 0 NULL 1234 0 0 0 "));
+		"trace[2]: s'c' NULL NULL s'6.1.0' 1 s'global' -5 0 NULL NULL NULL 0 0 "));
 	o->ops->free(o);
 
 	t = ts_host("lab-1");

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* tmpfile: what is at PATH changes only on commit; no temporary file stays. */
+/* tmpfile: what is at PATH changes only on commit; no temporary stays. */
 #include "unit.h"
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -204,6 +205,149 @@ static void test_signal(void **state)
 	unlink(path);
 }
 
+/* a folder of files: in place whole on commit, gone on discard */
+static void test_tmpdir(void **state)
+{
+	char path[PATH_MAX_UNIT], file[PATH_MAX_UNIT];
+	const char *a, *b, *again;
+	struct tmpdir d;
+	struct stat st;
+	int fd;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/ctf", unit_dir);
+	assert_int_equal(tmpdir_make(&d, path), 0);
+	assert_int_equal(temporaries(), 1);
+	assert_int_equal(stat(d.path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0755);
+	assert_int_equal(tmpdir_file(&d, "stream_0", &a), 0);
+	assert_int_equal(tmpdir_file(&d, "metadata", &b), 0);
+	assert_int_equal(tmpdir_file(&d, "stream_0", &again), 0);
+	assert_ptr_equal(a, again);
+	fd = open(a, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(tmpdir_commit(&d, path), 0);
+	assert_null(d.path);
+	assert_int_equal(temporaries(), 0);
+	snprintf(file, sizeof(file), "%s/ctf/stream_0", unit_dir);
+	assert_int_equal(access(file, F_OK), 0);
+	/* committed: discard leaves it */
+	tmpdir_discard(&d);
+	assert_int_equal(access(file, F_OK), 0);
+	unlink(file);
+	rmdir(path);
+
+	assert_int_equal(tmpdir_make(&d, path), 0);
+	assert_int_equal(tmpdir_file(&d, "metadata", &a), 0);
+	fd = open(a, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	tmpdir_discard(&d);
+	assert_int_equal(temporaries(), 0);
+	assert_int_equal(access(path, F_OK), -1);
+}
+
+/*
+ * Every signal that ends the process: the temporary files and folders
+ * go, files in the folders first, and it dies of that signal.  More of
+ * them than a fixed table would hold.
+ */
+static void test_signal_folder(void **state)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+				    SIGPIPE, SIGXCPU, SIGXFSZ };
+	char path[PATH_MAX_UNIT], name[32];
+	const struct rlimit no_core = { 0, 0 };
+	size_t i;
+	int status;
+	pid_t pid;
+
+	(void)state;
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		pid = fork();
+		assert_true(pid >= 0);
+		if (!pid) {
+			struct tmpfile t[3];
+			struct tmpdir d[2];
+			const char *f;
+			int j, k, fd;
+
+			signal(sigs[i], SIG_DFL);
+			setrlimit(RLIMIT_CORE, &no_core);
+			if (tmpfile_catch_signals())
+				_exit(3);
+			for (j = 0; j < 3; j++) {
+				snprintf(path, sizeof(path), "%s/out%d", unit_dir, j);
+				if (tmpfile_open(&t[j], path))
+					_exit(3);
+			}
+			for (k = 0; k < 2; k++) {
+				snprintf(path, sizeof(path), "%s/ctf%d", unit_dir, k);
+				if (tmpdir_make(&d[k], path))
+					_exit(3);
+				for (j = 0; j < 10; j++) {
+					snprintf(name, sizeof(name), "stream_%d", j);
+					if (tmpdir_file(&d[k], name, &f))
+						_exit(3);
+					fd = open(f, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+					if (fd < 0)
+						_exit(3);
+					close(fd);
+				}
+			}
+			/* one discarded: its slots free, taken again */
+			tmpfile_discard(&t[1]);
+			snprintf(path, sizeof(path), "%s/out1", unit_dir);
+			if (tmpfile_open(&t[1], path))
+				_exit(3);
+			raise(sigs[i]);
+			_exit(4);
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFSIGNALED(status));
+		assert_int_equal(WTERMSIG(status), sigs[i]);
+		assert_int_equal(temporaries(), 0);
+	}
+}
+
+/* held, a signal waits; let in, it ends the process */
+static void test_hold_signals(void **state)
+{
+	char path[PATH_MAX_UNIT];
+	int status;
+	pid_t pid;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/held", unit_dir);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct tmpfile t;
+		sigset_t mask;
+		int fd;
+
+		signal(SIGTERM, SIG_DFL);
+		if (tmpfile_catch_signals() || tmpfile_open(&t, path))
+			_exit(3);
+		tmpfile_hold_signals(&mask);
+		raise(SIGTERM);
+		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			_exit(3);
+		close(fd);
+		tmpfile_release_signals(&mask);
+		_exit(4);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGTERM);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(temporaries(), 0);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +359,9 @@ int main(void)
 		cmocka_unit_test(test_device),
 		cmocka_unit_test(test_unwritable_folder),
 		cmocka_unit_test(test_signal),
+		cmocka_unit_test(test_tmpdir),
+		cmocka_unit_test(test_signal_folder),
+		cmocka_unit_test(test_hold_signals),
 	};
 
 	return cmocka_run_group_tests(tests, unit_dir_setup, unit_dir_teardown);

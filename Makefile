@@ -2,7 +2,7 @@
 #
 #   make            build lket-b2a, the generated tapset catalogue, man pages
 #   make check      every test: unit (plain and ASan/UBSan), golden, ctf, svg, db, fuzz,
-#                   catalogue drift, tapset builds, guest tests
+#                   catalogue drift, tapset builds, tools, guest tests
 #   make check-multihost  an NFS client and its server in two guests on one
 #                   link, traced and merged (also in make check)
 #   make check-stress  every hook under a heavy load in the guest for
@@ -45,7 +45,7 @@ GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
 	    $(BUILD)/man/lket.5 $(BUILD)/man/lket-b2a.1
 
 .PHONY: all check check-unit check-golden check-ctf check-svg check-svg-big check-db \
-	check-fuzz check-rt check-rt-core check-catalogue check-tapset check-guest \
+	check-fuzz check-rt check-rt-core check-catalogue check-tapset check-tools check-guest \
 	check-multihost check-stress fuzz-long bench demo install clean
 
 all: $(BUILD)/lket-b2a $(BUILD)/lket-gen $(GENERATED)
@@ -125,7 +125,7 @@ $(BUILD)/unit/%: tests/unit/%.c $(ASAN_OBJS) $(B2A_HEADERS) $(wildcard tests/uni
 check:
 	tools/install-deps all
 	$(MAKE) check-unit check-golden check-ctf check-svg check-db check-fuzz \
-		check-catalogue check-tapset check-guest check-rt-core
+		check-catalogue check-tapset check-tools check-guest check-rt-core
 
 check-unit: $(UNIT_TESTS:%=$(BUILD)/unit/%)
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
@@ -167,6 +167,10 @@ check-catalogue: all
 
 check-tapset: all
 	tests/tapset/run.sh $(BUILD)
+
+# lket-run-traced with stand-ins for staprun and modinfo: quoting, modes
+check-tools:
+	tests/tools/run.sh $(BUILD)
 
 # LKET_SKIP_GUEST=1 is the one way to skip these; without it a guest that
 # cannot start fails them.

@@ -287,15 +287,65 @@ static const char *lket_ascii_name(unsigned int group, unsigned int hook)
 }
 
 /*
+ * A string of a text record, escaped as lket.out escapes it: " and \ as
+ * \" and \\, a newline and a tab as \n and \t, other control and
+ * non-ASCII bytes as \xHH, and with space true (a process name) blanks
+ * as \x20: a name or a file name that holds a newline, or a blank, must
+ * not forge a line or a field.  At most max bytes.
+ */
+static void lket_ascii_string(const char *s, size_t max, bool space)
+{
+	static const char hex[] = "0123456789abcdef";
+	char out[64 + 5];	/* printed a piece at a time */
+	size_t i, n = 0;
+
+	for (i = 0; i < max && s[i]; i++) {
+		unsigned char c = s[i];
+
+		if (n >= sizeof(out) - 5) {
+			out[n] = '\0';
+			_stp_print(out);
+			n = 0;
+		}
+		if ((c > ' ' && c < 0x7f && c != '"' && c != '\\') ||
+		    (c == ' ' && !space)) {
+			out[n++] = c;
+		} else if (c == '"' || c == '\\') {
+			out[n++] = '\\';
+			out[n++] = c;
+		} else if (c == '\n' || c == '\t') {
+			out[n++] = '\\';
+			out[n++] = c == '\n' ? 'n' : 't';
+		} else {
+			out[n++] = '\\';
+			out[n++] = 'x';
+			out[n++] = hex[c >> 4];
+			out[n++] = hex[c & 15];
+		}
+	}
+	out[n] = '\0';
+	_stp_print(out);
+}
+
+/* " name=\"value\"", value escaped */
+static void lket_ascii_field(const char *name, const char *value)
+{
+	_stp_printf(" %s=\"", name);
+	lket_ascii_string(value, MAXSTRINGLEN, false);
+	_stp_print("\"");
+}
+
+/*
  * Text records are lines:
  *	<ns> <cpu> <tid> <pid> <execname> <event.name>[ field=value...][user]
  */
 static void lket_ascii_prefix(u64 ns, unsigned int group, unsigned int hook)
 {
-	_stp_printf("%llu %d %d %d %s %s", (unsigned long long)ns,
+	_stp_printf("%llu %d %d %d ", (unsigned long long)ns,
 		    (int)smp_processor_id(), (int)current->pid,
-		    (int)current->tgid, current->comm,
-		    lket_ascii_name(group, hook));
+		    (int)current->tgid);
+	lket_ascii_string(current->comm, TASK_COMM_LEN, true);
+	_stp_printf(" %s", lket_ascii_name(group, hook));
 }
 #else
 static inline void lket_ascii_name_add(unsigned int group, unsigned int hook,
@@ -830,8 +880,9 @@ static void lket_snapshot_task(struct task_struct *t)
 #if LKET_ASCII_TRACE
 	lket_ascii_prefix(ns, LKET_GROUP_PROCESS,
 			  LKET_HOOK_PROCESS_SNAPSHOT);
-	_stp_printf(" tid=%d pid=%d ppid=%d process_name=\"%s\"\n",
-		    (int)f[0], (int)f[1], (int)f[2], comm);
+	_stp_printf(" tid=%d pid=%d ppid=%d", (int)f[0], (int)f[1], (int)f[2]);
+	lket_ascii_field("process_name", comm);
+	_stp_print("\n");
 #else
 	{
 		/* -D LKET_STACK: every record has a stack; this one none */

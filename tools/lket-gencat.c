@@ -180,19 +180,15 @@ static void stp_writer(const struct event *e)
 	}
 	printf(")\n%%{ /* unmodified-fnargs */\n#if LKET_ASCII_TRACE\n");
 	printf("\tlket_ascii_record_begin(%d, %d);\n", e->group, e->hook);
-	if (*e->fmt) {
-		printf("\t_stp_printf(\"");
-		for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
-			token(e->fmt, i, type, sizeof(type));
-			printf(" %s=%s", name, is_string(type) ? "\\\"%s\\\"" : "%lld");
-		}
-		printf("\"");
-		for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
-			token(e->fmt, i, type, sizeof(type));
-			printf(is_string(type) ? ", STAP_ARG_f_%s" :
-			       ", (long long)STAP_ARG_f_%s", name);
-		}
-		printf(");\n");
+	/* strings escaped: a newline in a file name must not forge a line */
+	for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
+		token(e->fmt, i, type, sizeof(type));
+		if (is_string(type))
+			printf("\tlket_ascii_field(\"%s\", STAP_ARG_f_%s);\n",
+			       name, name);
+		else
+			printf("\t_stp_printf(\" %s=%%lld\", (long long)STAP_ARG_f_%s);\n",
+			       name, name);
 	}
 	printf("#else\n\tunsigned long lket_flags;\n");
 	for (i = 0; token(e->fmt, i, type, sizeof(type)); i++) {

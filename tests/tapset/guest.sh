@@ -183,6 +183,24 @@ w=$(sed -n 's/^workload: pid \([0-9]*\) .*/\1/p' "$res/ascii.stdout")
 cat "$res"/ascii_* >ascii.out 2>/dev/null || true
 check ascii "text fork line" "^[0-9]+ [0-9]+ $w $w workload process\.fork new_tid=[0-9]+ new_pid=[0-9]+ ppid=$w\$"
 check ascii "text snapshot line" "^[0-9]+ [0-9]+ [0-9]+ [0-9]+ [^ ]+ process\.snapshot tid=1 pid=1 ppid=0 process_name=\"[^\"]*\"\$"
+# names escaped as in lket.out: the workload renamed itself
+# 'wl<newline>forged "1\' and forked; no line of the text is anything but
+# a record (the payloads of the frames, {u32 sequence; u32 length} each)
+python3 -c 'import struct, sys
+for name in sys.argv[1:]:
+    b = open(name, "rb").read()
+    o = 0
+    while o + 8 <= len(b):
+        n = struct.unpack_from("=I", b, o + 4)[0]
+        sys.stdout.buffer.write(b[o + 8:o + 8 + n])
+        o += 8 + n' "$res"/ascii_* >ascii.txt || fail "cannot read the text trace's frames"
+check ascii "the escaped execname of a fork" "^[0-9]+ [0-9]+ $w $w "'wl\\nforged\\x20\\"1\\\\ process\.fork '
+record='^[0-9]+ [0-9]+ [0-9]+ [0-9]+ [^ ]+ [a-z_]+(\.[a-z0-9_]+)*( |$)'
+if grep -qvE "$record" ascii.txt; then
+	echo "$name: ascii: $(grep -cvE "$record" ascii.txt) lines that are no record:" >&2
+	grep -vE "$record" ascii.txt | head -n 5 >&2
+	status=1
+fi
 
 [ $status = 0 ] || fail "see above; traces in $work"
 note "PASS ($mods)"

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -122,6 +123,20 @@ int main(int argc, char **argv)
 		mem[i * 4096] = 1;
 	printf("workload: pid %d pages %p\n", (int)pid, (void *)mem);
 	munmap(mem, NPAGES * 4096);
+
+	/* ascii: a name that would forge a line, a field and quotes in a
+	 * text trace, then a fork under it (process.fork's execname) */
+	if (!strcmp(argv[1], "ascii")) {
+		if (prctl(PR_SET_NAME, "wl\nforged \"1\\"))
+			fail("prctl");
+		child = fork();
+		if (child < 0)
+			fail("fork");
+		if (child == 0)
+			_exit(0);
+		if (waitpid(child, &status, 0) != child)
+			fail("child");
+	}
 
 	/* uservol: enough records with user data to fill many sub-buffers */
 	if (!strcmp(argv[1], "uservol"))

@@ -1012,6 +1012,9 @@ static void lket_module_add(const struct module *mod)
 			   mod->core_layout.text_size, hex);
 }
 
+/* the kernel's list of modules, from the snapshot on (before ready) */
+static struct list_head *lket_modules;
+
 static void lket_module_snapshot(void)
 {
 	unsigned long stext = kallsyms_lookup_name("_stext");
@@ -1022,6 +1025,7 @@ static void lket_module_snapshot(void)
 	char hex[LKET_BUILD_ID_HEX] = "";
 	struct module *mod;
 
+	lket_modules = modules;
 	if (LKET_ASCII_TRACE)
 		return;
 	if (kid && memchr_inv(kid, 0, LKET_BUILD_ID_MAX))
@@ -1048,10 +1052,21 @@ static void lket_module_snapshot(void)
  */
 static void lket_module_loaded(const struct module *mod)
 {
-	if (LKET_ASCII_TRACE || !smp_load_acquire(&lket_ready) ||
-	    mod->state == MODULE_STATE_UNFORMED)
+	const struct module *m;
+
+	if (LKET_ASCII_TRACE || !smp_load_acquire(&lket_ready) || !lket_modules)
 		return;
-	lket_module_add(mod);
+	/* A pointer a script passed: only a module on the kernel's list is
+	 * read (RCU: preemption off keeps it there meanwhile). */
+	preempt_disable();
+	list_for_each_entry_rcu(m, lket_modules, list) {
+		if (m != mod)
+			continue;
+		if (mod->state != MODULE_STATE_UNFORMED)
+			lket_module_add(mod);
+		break;
+	}
+	preempt_enable();
 }
 
 /*

@@ -43,6 +43,22 @@ STP
 lket_stap -p4 -m lket_g_userdata userdata.stp >stap-userdata.out 2>&1 ||
 	{ cat stap-userdata.out >&2; fail "cannot build the user-data module"; }
 mods="$mods userdata"
+# The tapset's functions that take a kernel pointer, given bad ones: no
+# oops (the guest's log fails the test), no fault, a warning if a value
+# comes back.
+cat >guard.stp <<'STP'
+probe begin
+{
+	_lket_module_loaded(4096)
+	_lket_module_loaded(-1)
+	if (_lket_syscall_nr(4096) != -1 || _lket_syscall_nr(-1) != -1)
+		warn("LKET: _lket_syscall_nr() read a bad pointer")
+}
+probe addevent.syscall, addevent.process {}
+STP
+lket_stap -p4 -m lket_g_guard guard.stp >stap-guard.out 2>&1 ||
+	{ cat stap-guard.out >&2; fail "cannot build the bad-pointer module"; }
+mods="$mods guard"
 # User data on every syscall.entry of a workload that makes 20000 more
 # calls: records with what the probe body appended fill sub-buffers, and
 # some must move to the next one whole.

@@ -71,6 +71,11 @@ ${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static -o nfs-reclaim \
 	-e 'probe addevent.nfs.aop.writepage.entry, addevent.nfs.aop.writepage.return {}' \
 	>stap-reclaim.out 2>stap-reclaim.err ||
 	{ cat stap-reclaim.err >&2; fail "cannot build the reclaim module"; }
+# an entry hook whose return hook the script lacks: nothing may hold the
+# task marks of busy VFS functions (tapset/nfs.stp) for a return that
+# never comes
+"$top/tools/lket-stap" -p4 -m lket_nfs_entry -e 'probe addevent.nfs.fop.read.entry {}' \
+	>stap-entry.out 2>stap-entry.err || { cat stap-entry.err >&2; fail "cannot build the entry-only module"; }
 
 # ---- guest
 cat >job.sh <<JOB
@@ -100,6 +105,23 @@ t0=\$(date +%s)
 echo "step mount3"
 mount -t nfs -o vers=3,nolock,proto=tcp 127.0.0.1:/srv/v4/x /mnt/v3 || echo "mount v3 failed"
 "\$W/nfswl" /mnt/v3 v3_ >"\$R/wl3.out" 2>&1 || echo "workload v3 failed"
+# entry only, a second module beside the first: 100 reads of one file,
+# 50 by processes of their own, 50 by this shell (more than the 64 marks
+# a table holds)
+echo "step entryonly"
+printf 'x\n' >/mnt/v3/v3_entry
+staprun -o "\$R/entry" "\$W/lket_nfs_entry.ko" >"\$R/staprun-entry.out" 2>&1 &
+ep=\$!
+i=0; while [ \$i -lt 120 ] && [ ! -e "\$R/entry_0" ]; do sleep 0.5; i=\$((i+1)); done
+sleep 2
+echo "entryonly shell \$\$"
+i=0
+while [ \$i -lt 50 ]; do
+	head -c 1 /mnt/v3/v3_entry >/dev/null || echo "entryonly read failed"
+	read -r x </mnt/v3/v3_entry || echo "entryonly read failed"
+	i=\$((i+1))
+done
+kill -TERM \$ep; wait \$ep; echo "staprun entry status \$?"
 echo "step mount4"
 mount -t nfs -o vers=4.2 127.0.0.1:/x /mnt/v4 || echo "mount v4 failed"
 "\$W/nfswl" /mnt/v4 v4_ >"\$R/wl4.out" 2>&1 || echo "workload v4 failed"
@@ -477,6 +499,18 @@ if [ -n "$vwp" ] && [ "$vwp" -gt 0 ] && [ "$written" -ge "$vwp" ]; then ok
 else bad "aop.writepage: $written pages written in the trace, vfswritepage ${vwp:-?}"; fi
 if grep -qiE 'lost|skipped|WARNING' "$resr/staprun.out"; then bad "staprun (reclaim) reported: $(head -3 "$resr/staprun.out")"; else ok; fi
 if grep -qi 'sequence\|lost\|gap' b2a-reclaim.err; then bad "lket-b2a (reclaim): $(head -3 b2a-reclaim.err)"; else ok; fi
+
+# entry only: every read recorded (before: 64, then "more than 64 tasks"
+# warnings), nothing dropped
+"$build/lket-b2a" -o entry.out "$res/entry" 2>b2a-entry.err || bad "lket-b2a (entry only): $(head -3 b2a-entry.err)"
+esh=$(sed -n 's/^entryonly shell //p' "$res/job.log")
+nsh=$(grep -cE " $esh $esh [^ ]+ nfs\.fop\.read\.entry " entry.out || :)
+nhead=$(grep -cE " head nfs\.fop\.read\.entry " entry.out || :)
+if [ -n "$esh" ] && [ "$nsh" -ge 50 ] && [ "$nhead" -ge 50 ]; then ok
+else bad "entry only: $nsh reads of the shell, $nhead of head recorded (want 50 and 50)"; fi
+if grep -qiE 'lket nfs|lost|skipped|WARNING' "$res/staprun-entry.out"; then
+	bad "staprun (entry only) reported: $(head -3 "$res/staprun-entry.out")"; else ok; fi
+if grep -qi 'sequence\|lost\|gap\|dropped' b2a-entry.err; then bad "lket-b2a (entry only): $(head -3 b2a-entry.err)"; else ok; fi
 
 # every hook at once: no lost records, no warnings (the guest harness
 # fails on an Oops, BUG or WARNING in the console)

@@ -646,7 +646,7 @@ static void on_end(void *ctx, const struct endcheck_report *r)
 		break;
 	case ENDCHECK_SKIPPED:
 		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
-		      "%s%s%sSystemTap skipped %llu probe hits (lket.trace_end): their records are lost (a probe that fired while a handler ran on its CPU, or a return probe without a free instance)",
+		      "%s%s%sSystemTap skipped %llu probe hits (lket.trace_end): their records are lost (a probe that fired while a handler ran on its CPU, a return probe without a free instance, or a CPU onlined after tracing started)",
 		      h, hl, hs, n);
 		break;
 	case ENDCHECK_ERRORS:

@@ -32,6 +32,10 @@ struct value {
 
 /* Every address of an event's ADDRS fields (a record holds no more). */
 #define EVENT_MAX_ADDRS	LKET_ADDRS_MAX
+/* CPUs counted one by one (the end check, --stat, --cpu): Debian's
+ * kernels allow 8192 (NR_CPUS); a record's CPU field holds up to
+ * LKET_CPU_MAX */
+#define B2A_CPUS	8192
 
 struct event {
 	const struct record *rec;

@@ -18,8 +18,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* A record's CPU is 8 bits of its ID (lket_format.h). */
-#define ENDCHECK_CPUS	256
+#include "decode.h"
+
+#define ENDCHECK_CPUS	B2A_CPUS
 
 struct endcheck {
 	uint64_t found[ENDCHECK_CPUS];	/* records read, by CPU */

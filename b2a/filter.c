@@ -164,11 +164,11 @@ static int add_item(struct filter *f, enum filter_kind kind, const char *s,
 	case FILTER_CPU:
 		dash = memchr(s, '-', len);
 		if (dash) {
-			if (parse_uint(s, (size_t)(dash - s), 256, &lo) ||
+			if (parse_uint(s, (size_t)(dash - s), B2A_CPUS, &lo) ||
 			    parse_uint(dash + 1, len - (size_t)(dash - s) - 1,
-				       256, &hi) || lo > hi)
+				       B2A_CPUS, &hi) || lo > hi)
 				return -EINVAL;
-		} else if (parse_uint(s, len, 256, &lo)) {
+		} else if (parse_uint(s, len, B2A_CPUS, &lo)) {
 			return -EINVAL;
 		} else {
 			hi = lo;
@@ -437,7 +437,7 @@ bool filter_event(struct filter *f, const struct event *ev,
 	if (!filter_time(f, ev->rec->timestamp))
 		return false;
 	if (f->have_cpus &&
-	    !(ev->cpu < 256 && (f->cpus[ev->cpu / 64] >> (ev->cpu % 64) & 1)))
+	    !(ev->cpu < B2A_CPUS && (f->cpus[ev->cpu / 64] >> (ev->cpu % 64) & 1)))
 		return false;
 	if (f->ntids) {
 		for (i = 0; i < f->ntids && f->tids[i] != ev->tid; i++)

@@ -53,7 +53,7 @@ struct filter {
 	char **comms, **events;
 	size_t ntids, npids, ncomms, nevents;
 	bool have_cpus;
-	uint64_t cpus[4];	/* bit per CPU 0..255 */
+	uint64_t cpus[B2A_CPUS / 64];	/* bit per CPU */
 	struct time_bound from, to;
 	uint64_t from_ts, to_ts;	/* in trace time, after filter_prepare */
 	/* per group:hook, for named events: 0 not yet asked, 1 in, 2 out */

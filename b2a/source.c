@@ -334,9 +334,8 @@ static void apply_meta(struct source *c, const struct stream *s)
 			      (long long)version,
 			      LKET_FORMAT_VERSION_GLOBAL_SEQ,
 			      LKET_FORMAT_VERSION);
-		c->seq_per_cpu = version == LKET_FORMAT_VERSION_FRAMES ||
-				 version == LKET_FORMAT_VERSION;
-		c->end_expected = version == LKET_FORMAT_VERSION;
+		c->seq_per_cpu = version >= LKET_FORMAT_VERSION_FRAMES;
+		c->end_expected = version >= LKET_FORMAT_VERSION_END;
 		c->info.have_header = true;
 		c->info.wall_offset = event_int(ev, "wall_offset", 0);
 		copy_string(c->info.clock, sizeof(c->info.clock),
@@ -656,7 +655,7 @@ static void on_end(void *ctx, const struct endcheck_report *r)
 		break;
 	case ENDCHECK_NO_END:
 		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
-		      "%s%s%sthe trace has no end (lket.trace_end, format version 3): records at the end of its files may be lost, and how many cannot be told",
+		      "%s%s%sthe trace has no end (lket.trace_end, format version 3 and later): records at the end of its files may be lost, and how many cannot be told",
 		      h, hl, hs);
 		break;
 	}

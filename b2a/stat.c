@@ -18,7 +18,7 @@
 
 #define STAT_BUFFER	(64u * 1024)
 #define NTYPES		(256 * 256)	/* group:hook */
-#define NCPUS		256		/* a record's CPU is 8 bits */
+#define NCPUS		B2A_CPUS
 
 /* A process as the events saw it: a new name (execve) counts apart. */
 struct stat_proc {

@@ -47,9 +47,11 @@
  * lket.trace_end (the probe hits SystemTap skipped), so that a reader
  * can tell records lost at the end of a file, which leave no gap in the
  * frame numbers, and knows the end itself is missing when there is none.
- * A version 1 trace may end so too.
+ * A version 1 trace may end so too.  Version 4 is version 3 with CPUs
+ * numbered up to 65535 (LKET_ID below): the 2006 layout had 8 bits.
  */
-#define LKET_FORMAT_VERSION	3
+#define LKET_FORMAT_VERSION	4
+#define LKET_FORMAT_VERSION_END	3
 #define LKET_FORMAT_VERSION_FRAMES	2
 #define LKET_FORMAT_VERSION_GLOBAL_SEQ	1
 
@@ -66,18 +68,28 @@ struct lket_record_head {
 	uint16_t flags;		/* reserved, written as 0 */
 	/* common_data, exactly as lket(5) documents it: */
 	uint64_t timestamp;	/* ns, clock named in the trace header */
-	uint64_t id;		/* tid<<32 | group<<24 | hook<<16 | cpu<<8 */
+	uint64_t id;		/* tid<<32 | group<<24 | hook<<16 | cpu */
 } __attribute__((packed));
 
 #define LKET_RECORD_HEAD_SIZE	24
 
+/*
+ * The CPU's low 8 bits stay where the 2006 layout has the CPU (cpu<<8),
+ * its high 8 bits go in the lowest byte, which versions 1 to 3 wrote as 0:
+ * one decoding reads every version, and a CPU numbered 256 or more no
+ * longer spills into the hook.
+ */
+#define LKET_CPU_MAX		0xffffu
 #define LKET_ID(tid, group, hook, cpu)					\
-	(((uint64_t)(uint32_t)(tid) << 32) | ((uint64_t)(group) << 24) |	\
-	 ((uint64_t)(hook) << 16) | ((uint64_t)(cpu) << 8))
+	(((uint64_t)(uint32_t)(tid) << 32) |				\
+	 ((uint64_t)((group) & 0xff) << 24) |				\
+	 ((uint64_t)((hook) & 0xff) << 16) |				\
+	 ((uint64_t)((cpu) & 0xff) << 8) | (((uint64_t)(cpu) >> 8) & 0xff))
 #define LKET_ID_TID(id)		((uint32_t)((id) >> 32))
 #define LKET_ID_GROUP(id)	((unsigned int)((id) >> 24) & 0xff)
 #define LKET_ID_HOOK(id)	((unsigned int)((id) >> 16) & 0xff)
-#define LKET_ID_CPU(id)		((unsigned int)((id) >> 8) & 0xff)
+#define LKET_ID_CPU(id)		((((unsigned int)(id) >> 8) & 0xff) |	\
+				 (((unsigned int)(id) & 0xff) << 8))
 
 /*
  * Framing added by SystemTap's bulk transport ("stap -b") in front of every

@@ -63,7 +63,9 @@
  * -f  framing (default v4, SystemTap 4.7-4.9); -s  the other byte order;
  * -p  each CPU numbers its own flushes (format version 2, the patched
  *     runtime); without it one counter numbers them all (version 1).
- * -e  the trace ends as LKET ends it (format version 3 with -p): an
+ * -c  CPU 1's records name CPU N instead (a machine with N+1 CPUs or
+ *     more: over 255, format version 4's wider field).
+ * -e  the trace ends as LKET ends it (format version 4 with -p): an
  *     lket.cpu_end record per CPU (the records written there, those
  *     dropped) and lket.trace_end, on CPU 0 after the last record;
  *     -k N: trace_end says SystemTap skipped N probe hits.
@@ -119,6 +121,9 @@ static long nr_skipped;
  * packet and end records), and the time of the last */
 static uint64_t written[NCPU], dropped[NCPU], last_ts;
 
+/* -c N: CPU 1's records name CPU N (a machine with that many CPUs) */
+static unsigned int cpu_number[NCPU] = { 0, 1 };
+
 static uint8_t rec[LKET_RECORD_MAX];
 static size_t len;
 
@@ -149,7 +154,7 @@ static void begin(int group, int hook, int cpu, uint32_t tid, uint64_t ts)
 	put(0, 2);		/* sys_size, set by sys_end() */
 	put(0, 2);		/* flags */
 	put(ts, 8);
-	put(LKET_ID(tid, group, hook, cpu), 8);
+	put(LKET_ID(tid, group, hook, cpu_number[cpu]), 8);
 }
 
 /* The timestamp of the record being built (bytes 8..15 of its head). */
@@ -205,7 +210,7 @@ static void flush(int cpu, bool lose)
 		put(sizeof(packet), 2);
 		put(0, 2);
 		put(rec_timestamp(), 8);
-		put(LKET_ID(0, LKET_GROUP_LKET, LKET_HOOK_PACKET, cpu), 8);
+		put(LKET_ID(0, LKET_GROUP_LKET, LKET_HOOK_PACKET, cpu_number[cpu]), 8);
 		put(discarded[cpu], 4);
 		memcpy(packet, rec + sizeof(rec) - sizeof(packet), sizeof(packet));
 		plen = sizeof(packet);
@@ -1146,7 +1151,7 @@ static void trace_end(void)
 	memcpy(n, written, sizeof(n));
 	memcpy(d, dropped, sizeof(d));
 	for (cpu = 0; cpu < NCPU; cpu++)
-		event(0, ts, 900, "lket.cpu_end", I(cpu), I(n[cpu]), I(d[cpu]));
+		event(0, ts, 900, "lket.cpu_end", I(cpu_number[cpu]), I(n[cpu]), I(d[cpu]));
 	event(0, ts, 900, "lket.trace_end", I(nr_skipped), I(0));
 }
 
@@ -1169,8 +1174,11 @@ int main(int argc, char **argv)
 	const struct trace_kind *kind;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "f:psn:ek:")) != -1) {
+	while ((opt = getopt(argc, argv, "f:psn:ek:c:")) != -1) {
 		switch (opt) {
+		case 'c':
+			cpu_number[1] = (unsigned int)atol(optarg);
+			break;
 		case 'e':
 			with_end = true;
 			break;
@@ -1199,7 +1207,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[optind], kind->name))
 			break;
 	if (argc - optind != 2 || kind == kinds + sizeof(kinds) / sizeof(kinds[0])) {
-		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-e] [-k N] [-n EVENTS] KIND PREFIX\nKIND:");
+		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-e] [-k N] [-c CPU] [-n EVENTS] KIND PREFIX\nKIND:");
 		for (kind = kinds; kind < kinds + sizeof(kinds) / sizeof(kinds[0]); kind++)
 			fprintf(stderr, " %s", kind->name);
 		fprintf(stderr, "\n");

@@ -293,6 +293,10 @@ case_hosts_pipe() { $gen -n 3 rpc t > truth && mkfifo p; echo client=t-client se
 # --host: a label as LABEL=TRACE takes; one trace's only
 case_host_bad() { $gen golden t; echo -f none -d t.db --host a/b t; }
 case_host_labels() { $gen -n 3 rpc t > truth; echo -f none -d t.db --host x client=t-client server=t-server; }
+# CPU 300 (format version 4): its records keep their hook and CPU
+case_cpu300() { $gen -p -e -c 300 golden t && mv t_1 t_300; echo t; }
+case_cpu300_json() { $gen -p -e -c 300 golden t && mv t_1 t_300; echo -f json -o lket.json t; }
+case_cpu300_filter() { $gen -p -e -c 300 golden t && mv t_1 t_300; echo --stat --cpu 300 t; }
 # outputs are private to their owner (0600, folders 0700) whatever the
 # umask; a file replaced keeps its mode
 case_modes() {

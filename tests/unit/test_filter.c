@@ -102,7 +102,13 @@ static void test_lists(void **state)
 	assert_true(filter_event(&f, &ev, &bash));
 	assert_int_equal(filter_add(&f, FILTER_PID, "1,,2"), -EINVAL);
 	assert_int_equal(filter_add(&f, FILTER_CPU, "5-2"), -EINVAL);
-	assert_int_equal(filter_add(&f, FILTER_CPU, "256"), -EINVAL);
+	/* CPUs up to 8191 (format version 4), not beyond */
+	assert_int_equal(filter_add(&f, FILTER_CPU, "300"), 0);
+	ev.cpu = 300;
+	assert_true(filter_event(&f, &ev, &bash));
+	ev.cpu = 301;
+	assert_false(filter_event(&f, &ev, &bash));
+	assert_int_equal(filter_add(&f, FILTER_CPU, "8192"), -EINVAL);
 	assert_int_equal(filter_add(&f, FILTER_TID, "x"), -EINVAL);
 	filter_free(&f);
 }

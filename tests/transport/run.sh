@@ -48,6 +48,12 @@ $cc -O2 -Wall -std=gnu99 -o "$work/txcheck" "$here/txcheck.c" || fail "cannot bu
 $cc -O2 -Wall -o "$work/lkettx-work" "$here/txwork.c" || fail "cannot build lkettx-work"
 stapopts=$("$top/tools/lket-buildenv" ${LKET_KERNEL_RELEASE:+--release "$LKET_KERNEL_RELEASE"} \
 	${LKET_BUILDDIR:+--builddir "$LKET_BUILDDIR"}) || fail "lket-buildenv failed"
+# A kernel of another Debian suite is built by that suite's stap, in its
+# build root (runtime/targets, tools/lket-buildenv).
+stap=stap
+root=$("$top/tools/lket-buildenv" ${LKET_KERNEL_RELEASE:+--release "$LKET_KERNEL_RELEASE"} \
+	${LKET_BUILDDIR:+--builddir "$LKET_BUILDDIR"} --print-root) || fail "lket-buildenv failed"
+[ -z "$root" ] || stap="$top/tools/lket-buildenv ${LKET_KERNEL_RELEASE:+--release $LKET_KERNEL_RELEASE} --builddir $builddir --exec stap"
 if [ -n "${LKET_TX_RUNTIME:-}" ]; then
 	stapopts="${stapopts% -R *} -R $LKET_TX_RUNTIME"
 fi
@@ -55,7 +61,7 @@ SYSTEMTAP_DIR=$builddir/stap-cache
 export SYSTEMTAP_DIR
 # -g: the module writes its records straight into the print buffer.
 # shellcheck disable=SC2086
-(cd "$work" && stap $stapopts -g -b -p4 -m lkettx "$here/txstress.stp" >/dev/null) ||
+(cd "$work" && $stap $stapopts -g -b -p4 -m lkettx "$here/txstress.stp" >/dev/null) ||
 	fail "stap could not build lkettx.ko"
 
 # ---- 2. guest

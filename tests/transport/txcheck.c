@@ -3,7 +3,9 @@
  *   txcheck NBEGIN NWORK FILE...
  *
  * Each file must be a clean stream of frames {u32 sequence; u32 pdu_len}
- * + one txstress record (see txstress.stp).  Reports frames, frames that
+ * + one txstress record (see txstress.stp); from SystemTap 5.0 each frame
+ * header starts with the magic F0 9F A9 BA (taken from the file's first
+ * bytes: a file is all of one kind).  Reports frames, frames that
  * do not parse (then resyncs on the next plausible frame), sequence gaps
  * (each CPU numbers its own frames from 1: the runtime patch
  * 30-per-cpu-frames.patch), missing record indexes, and whether the
@@ -21,6 +23,9 @@
 #define MAXN (1u << 22)
 
 static unsigned char *idxseen;
+/* the current file's frames: 4 when each header starts with the magic */
+static size_t mlen;
+static const unsigned char stap5_magic[4] = { 0xf0, 0x9f, 0xa9, 0xba };
 
 static uint32_t rd32(const unsigned char *p)
 {
@@ -41,8 +46,12 @@ static size_t frame_ok(const unsigned char *p, size_t n)
 {
 	uint32_t len, idx, i;
 
-	if (n < 8 + 16)
+	if (n < mlen + 8 + 16)
 		return 0;
+	if (mlen && memcmp(p, stap5_magic, mlen))
+		return 0;
+	p += mlen;
+	n -= mlen;
 	len = rd32(p + 4);
 	if (len < 16 || len > 65536 || 8 + (size_t)len > n)
 		return 0;
@@ -52,7 +61,7 @@ static size_t frame_ok(const unsigned char *p, size_t n)
 	for (i = 16; i < len; i++)
 		if (p[8 + i] != (unsigned char)(idx * 7 + i))
 			return 0;
-	return 8 + len;
+	return mlen + 8 + len;
 }
 
 int main(int argc, char **argv)
@@ -90,14 +99,15 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		fclose(f);
+		mlen = sz >= 4 && !memcmp(buf, stap5_magic, 4) ? 4 : 0;
 		while (off < (size_t)sz) {
 			n = frame_ok(buf + off, sz - off);
 			if (!n) {
 				if (!inbad) {
 					bad++;
 					fprintf(stderr, "txcheck: %s: offset %zu: bad frame (seq %u len %u)\n",
-						argv[a], off, sz - off >= 8 ? rd32(buf + off) : 0,
-						sz - off >= 8 ? rd32(buf + off + 4) : 0);
+						argv[a], off, sz - off >= mlen + 8 ? rd32(buf + off + mlen) : 0,
+						sz - off >= mlen + 8 ? rd32(buf + off + mlen + 4) : 0);
 				}
 				inbad = 1;
 				junk++;
@@ -107,8 +117,8 @@ int main(int argc, char **argv)
 			inbad = 0;
 			frames++;
 			{
-				uint32_t seq = rd32(buf + off), idx = rd32(buf + off + 12);
-				unsigned kind = rd16(buf + off + 20);
+				uint32_t seq = rd32(buf + off + mlen), idx = rd32(buf + off + mlen + 12);
+				unsigned kind = rd16(buf + off + mlen + 20);
 
 				if (seq != seq_next) {
 					fprintf(stderr, "txcheck: %s: offset %zu: frame %u, expected %u\n",

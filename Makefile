@@ -229,7 +229,7 @@ install: all
 		$(DESTDIR)$(BINDIR)/
 	install -m 644 tools/stap-runtime-patches/*.patch $(DESTDIR)$(RTPATCHDIR)/
 	install -m 644 tapset/*.stp tapset/*.stpm $(DESTDIR)$(TAPSETDIR)/
-	install -m 644 runtime/*.h runtime/*.def runtime/kernel-release \
+	install -m 644 runtime/*.h runtime/*.def runtime/kernel-release runtime/targets \
 		$(DESTDIR)$(RUNTIMEDIR)/
 	install -m 644 $(BUILD)/man/lket-b2a.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(BUILD)/man/lket.5 $(DESTDIR)$(MANDIR)/man5/

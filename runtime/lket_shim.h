@@ -68,6 +68,7 @@
 #include <linux/sched/clock.h>
 #include <linux/sched/signal.h>
 #include <linux/stacktrace.h>
+#include <linux/version.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/utsname.h>
@@ -957,15 +958,33 @@ static void lket_hex(char *hex, const u8 *id, size_t len)
 }
 
 /*
+ * Where a module's code and read-only data are.  Up to 6.3 one
+ * allocation, core_layout, holds the text, then the read-only data (to
+ * ro_size); from 6.4 each kind of memory has its own, mod->mem[].
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#define LKET_MOD_TEXT_BASE(mod)	((mod)->mem[MOD_TEXT].base)
+#define LKET_MOD_TEXT_SIZE(mod)	((mod)->mem[MOD_TEXT].size)
+#define LKET_MOD_RO_BASE(mod)	((const char *)(mod)->mem[MOD_RODATA].base)
+#define LKET_MOD_RO_END(mod)	((const char *)(mod)->mem[MOD_RODATA].base + \
+				 (mod)->mem[MOD_RODATA].size)
+#else
+#define LKET_MOD_TEXT_BASE(mod)	((mod)->core_layout.base)
+#define LKET_MOD_TEXT_SIZE(mod)	((mod)->core_layout.text_size)
+#define LKET_MOD_RO_BASE(mod)	((const char *)(mod)->core_layout.base + \
+				 (mod)->core_layout.text_size)
+#define LKET_MOD_RO_END(mod)	((const char *)(mod)->core_layout.base + \
+				 (mod)->core_layout.ro_size)
+#endif
+
+/*
  * The GNU build ID note of a module: in its read-only data (the
  * .note.gnu.build-id section is allocated, not writable), 4-byte aligned.
  */
 static void lket_module_build_id(const struct module *mod, char *hex)
 {
-	const char *ro = (const char *)mod->core_layout.base +
-			 mod->core_layout.text_size;
-	const char *end = (const char *)mod->core_layout.base +
-			  mod->core_layout.ro_size;
+	const char *ro = LKET_MOD_RO_BASE(mod);
+	const char *end = LKET_MOD_RO_END(mod);
 	const char *p;
 	Elf64_Nhdr nh;
 
@@ -1008,8 +1027,8 @@ static void lket_module_add(const struct module *mod)
 	char hex[LKET_BUILD_ID_HEX];
 
 	lket_module_build_id(mod, hex);
-	lket_module_record(mod->name, (unsigned long)mod->core_layout.base,
-			   mod->core_layout.text_size, hex);
+	lket_module_record(mod->name, (unsigned long)LKET_MOD_TEXT_BASE(mod),
+			   LKET_MOD_TEXT_SIZE(mod), hex);
 }
 
 /* the kernel's list of modules, from the snapshot on (before ready) */

@@ -56,6 +56,12 @@ $cc -O2 -Wall -std=gnu99 -o "$work/txcheck" "$here/txcheck.c" || fail "cannot bu
 $cc -O2 -Wall -o "$work/lkettx-work" "$here/txwork.c" || fail "cannot build lkettx-work"
 stapopts=$("$top/tools/lket-buildenv" ${LKET_KERNEL_RELEASE:+--release "$LKET_KERNEL_RELEASE"} \
 	${LKET_BUILDDIR:+--builddir "$LKET_BUILDDIR"}) || fail "lket-buildenv failed"
+# A kernel of another Debian suite is built by that suite's stap, in its
+# build root (runtime/targets, tools/lket-buildenv).
+stap=stap
+root=$("$top/tools/lket-buildenv" ${LKET_KERNEL_RELEASE:+--release "$LKET_KERNEL_RELEASE"} \
+	${LKET_BUILDDIR:+--builddir "$LKET_BUILDDIR"} --print-root) || fail "lket-buildenv failed"
+[ -z "$root" ] || stap="$top/tools/lket-buildenv ${LKET_KERNEL_RELEASE:+--release $LKET_KERNEL_RELEASE} --builddir $builddir --exec stap"
 if [ -n "${LKET_TX_RUNTIME:-}" ]; then
 	stapopts="${stapopts% -R *} -R $LKET_TX_RUNTIME"
 fi
@@ -64,7 +70,7 @@ export SYSTEMTAP_DIR
 # -g: the module writes its records straight into the print buffer.
 # STP_NO_OVERLOAD: the unpinned run's writer is slow on purpose.
 # shellcheck disable=SC2086
-(cd "$work" && stap $stapopts -g -b -DSTP_NO_OVERLOAD -p4 -m lkettx "$here/txstress.stp" >/dev/null) ||
+(cd "$work" && $stap $stapopts -g -b -DSTP_NO_OVERLOAD -p4 -m lkettx "$here/txstress.stp" >/dev/null) ||
 	fail "stap could not build lkettx.ko"
 
 # ---- 2. guest

@@ -3,7 +3,10 @@
  *   txcheck NBEGIN NWORK FILE...
  *
  * Each file must be a clean stream of frames {u32 sequence; u32 pdu_len}
- * + one txstress record, or several of kind 4 (see txstress.stp).  Reports frames, frames that
+ * + one txstress record, or several of kind 4 (see txstress.stp); from
+ * SystemTap 5.0 each frame header starts with the magic F0 9F A9 BA
+ * (taken from the file's first bytes: a file is all of one kind).
+ * Reports frames, frames that
  * do not parse (then resyncs on the next plausible frame), sequence gaps
  * (each CPU numbers its own frames from 1: the runtime patch
  * 30-per-cpu-frames.patch), missing record indexes, and whether the
@@ -21,6 +24,9 @@
 #define MAXN (1u << 22)
 
 static unsigned char *idxseen;
+/* bytes of SystemTap 5's magic in front of each frame header: 0 or 4 */
+static size_t mlen;
+static const unsigned char stap5_magic[4] = { 0xf0, 0x9f, 0xa9, 0xba };
 
 static uint32_t rd32(const unsigned char *p)
 {
@@ -60,8 +66,12 @@ static size_t frame_ok(const unsigned char *p, size_t n)
 {
 	size_t len, off, r;
 
-	if (n < 8 + 16)
+	if (n < mlen + 8 + 16)
 		return 0;
+	if (mlen && memcmp(p, stap5_magic, mlen))
+		return 0;
+	p += mlen;
+	n -= mlen;
 	len = rd32(p + 4);
 	if (len < 16 || len > 65536 || 8 + len > n)
 		return 0;
@@ -70,7 +80,7 @@ static size_t frame_ok(const unsigned char *p, size_t n)
 		if (!r || (off > 8 && rd16(p + off + 12) != 4))
 			return 0;
 	}
-	return 8 + len;
+	return mlen + 8 + len;
 }
 
 int main(int argc, char **argv)
@@ -108,14 +118,15 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		fclose(f);
+		mlen = sz >= 4 && !memcmp(buf, stap5_magic, 4) ? 4 : 0;
 		while (off < (size_t)sz) {
 			n = frame_ok(buf + off, sz - off);
 			if (!n) {
 				if (!inbad) {
 					bad++;
 					fprintf(stderr, "txcheck: %s: offset %zu: bad frame (seq %u len %u)\n",
-						argv[a], off, sz - off >= 8 ? rd32(buf + off) : 0,
-						sz - off >= 8 ? rd32(buf + off + 4) : 0);
+						argv[a], off, sz - off >= mlen + 8 ? rd32(buf + off + mlen) : 0,
+						sz - off >= mlen + 8 ? rd32(buf + off + mlen + 4) : 0);
 				}
 				inbad = 1;
 				junk++;
@@ -125,7 +136,8 @@ int main(int argc, char **argv)
 			inbad = 0;
 			frames++;
 			{
-				uint32_t seq = rd32(buf + off);
+				const unsigned char *fr = buf + off + mlen;
+				uint32_t seq = rd32(fr);
 				size_t r;
 
 				if (seq != seq_next) {
@@ -140,9 +152,9 @@ int main(int argc, char **argv)
 					seq_next = seq + 1;
 				if (seq > seq_max)
 					seq_max = seq;
-				for (r = 8; r < n; r += rd32(buf + off + r + 8)) {
-					uint32_t idx = rd32(buf + off + r + 4);
-					unsigned kind = rd16(buf + off + r + 12);
+				for (r = 8; r < n - mlen; r += rd32(fr + r + 8)) {
+					uint32_t idx = rd32(fr + r + 4);
+					unsigned kind = rd16(fr + r + 12);
 
 					if (idx < MAXN) {
 						idxseen[idx] = 1;

@@ -34,6 +34,12 @@ mkdir -p "$res"
 
 stapopts=$("$top/tools/lket-buildenv" ${LKET_KERNEL_RELEASE:+--release "$LKET_KERNEL_RELEASE"} \
 	${LKET_BUILDDIR:+--builddir "$LKET_BUILDDIR"})
+# A kernel of another Debian suite is built by that suite's stap, in its
+# build root (runtime/targets, tools/lket-buildenv).
+stap=stap
+root=$("$top/tools/lket-buildenv" ${LKET_KERNEL_RELEASE:+--release "$LKET_KERNEL_RELEASE"} \
+	${LKET_BUILDDIR:+--builddir "$LKET_BUILDDIR"} --print-root)
+[ -z "$root" ] || stap="$top/tools/lket-buildenv ${LKET_KERNEL_RELEASE:+--release $LKET_KERNEL_RELEASE} --builddir $builddir --exec stap"
 # Keep stap's cache (compiled modules, kernel autoconf results) in the
 # build folder: a warm cache saves about a minute per module.
 SYSTEMTAP_DIR=$builddir/stap-cache
@@ -44,13 +50,13 @@ t0=$(now)
 # The begin probe writes one binary record: %4b = 4-byte 42, %0s = the
 # string with its NUL.  timer.s(1) ends the run on its own.
 # shellcheck disable=SC2086
-(cd "$work" && stap $stapopts -b -p4 -m lket_smoke \
+(cd "$work" && $stap $stapopts -b -p4 -m lket_smoke \
 	-e 'probe begin { printf("%4b%0s", 42, "hello") } probe timer.s(1) { exit() }' >/dev/null) ||
 	fail "stap could not build lket_smoke.ko"
 # With -c, staprun starts the command, hands its pid to the module as
 # target(), and ends when the command exits.
 # shellcheck disable=SC2086
-(cd "$work" && stap $stapopts -b -p4 -m lket_smoke_c \
+(cd "$work" && $stap $stapopts -b -p4 -m lket_smoke_c \
 	-e 'probe begin { printf("%4b%0s", target(), "true") }' >/dev/null) ||
 	fail "stap could not build lket_smoke_c.ko"
 t1=$(now)
@@ -84,7 +90,8 @@ cat "$work/guest.out"
 
 # ---- 3. host: check the framed bulk output
 # check PREFIX EXPECTED_PAYLOAD_HEX: exactly one per-CPU file non-empty,
-# holding one frame {seq, len} + payload.
+# holding one frame {seq, len} + payload; from SystemTap 5.0 the frame
+# header starts with a magic number, F0 9F A9 BA: {magic, seq, len}.
 check() {
 	prefix=$1 payload=$2
 	ls "$res/$prefix"_* >/dev/null 2>&1 || fail "no $res/${prefix}_<cpu> files came back"
@@ -93,18 +100,27 @@ check() {
 		case ${f##*_} in *[!0-9]*) fail "unexpected file $f" ;; esac
 		[ -s "$f" ] || continue
 		nonempty=$((nonempty + 1))
+		hl=$(hdrlen "$f")
 		# od: u32 words, then the whole file as hex bytes.
 		# shellcheck disable=SC2046 # two numbers
-		set -- $(od -An -t u4 -N 8 "$f")
+		set -- $(od -An -t u4 -j $((hl - 8)) -N 8 "$f")
 		seq=$1 len=$2
-		hex=$(od -An -v -t x1 -j 8 "$f" | tr -d ' \n')
+		hex=$(od -An -v -t x1 -j "$hl" "$f" | tr -d ' \n')
 		size=$(wc -c <"$f")
 		echo "smoke: ${f##*/}: seq=$seq len=$len payload=$hex"
 		[ "$len" = $((${#payload} / 2)) ] || fail "${f##*/}: pdu_len $len, want $((${#payload} / 2))"
-		[ "$size" = $((8 + len)) ] || fail "${f##*/}: $size bytes, want one frame of $((8 + len))"
+		[ "$size" = $((hl + len)) ] || fail "${f##*/}: $size bytes, want one frame of $((hl + len))"
 		[ "$hex" = "$payload" ] || fail "${f##*/}: payload $hex, want $payload"
 	done
 	[ $nonempty = 1 ] || fail "$nonempty non-empty ${prefix}_<cpu> files, want 1"
+}
+# hdrlen FILE: the frame header's length, 12 with the magic, else 8
+hdrlen() {
+	if [ "$(od -An -t x1 -N 4 "$1" | tr -d ' \n')" = f09fa9ba ]; then
+		echo 12
+	else
+		echo 8
+	fi
 }
 # 42 as little-endian u32, then "hello\0"
 check trace 2a00000068656c6c6f00
@@ -112,9 +128,10 @@ check trace 2a00000068656c6c6f00
 # the expected payload from it.
 cf=$(for f in "$res"/ctrace_*; do [ -s "$f" ] && echo "$f"; done | head -n1)
 [ -n "$cf" ] || fail "no data in ctrace_<cpu>"
-pid=$(od -An -t u4 -j 8 -N 4 "$cf" | tr -d ' ')
+chl=$(hdrlen "$cf")
+pid=$(od -An -t u4 -j "$chl" -N 4 "$cf" | tr -d ' ')
 [ "$pid" -gt 1 ] || fail "target() = $pid"
-pidhex=$(od -An -t x1 -j 8 -N 4 "$cf" | tr -d ' \n')
+pidhex=$(od -An -t x1 -j "$chl" -N 4 "$cf" | tr -d ' \n')
 check ctrace "${pidhex}7472756500"
 
 # ---- timings

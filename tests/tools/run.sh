@@ -1,10 +1,13 @@
 #!/bin/sh
 # tools/lket-run-traced on the host, with stand-ins for staprun and
-# modinfo (the real ones run in the guest: tests/transport/run.sh):
+# modinfo (the real ones run in the guest: tests/transport/run.sh), and
+# tools/lket-buildenv's runtime copy:
 #  * a -p PIDFILE and a command argument holding quotes and $(...) reach
 #    the root shell that runs them as one word each, never as code;
 #  * the trace files are 0600 in a folder made 0700 whatever the umask,
-#    and an old 0644 file written over is made private first.
+#    and an old 0644 file written over is made private first;
+#  * a runtime copy that another user may write is refused, and one
+#    changed since it was made is made again.
 #
 #   tests/tools/run.sh BUILD        prints "tools: N passed, M failed"
 set -u
@@ -69,6 +72,26 @@ run -o "$work/old/t" m.ko -- true >"$work/out" 2>&1 || bad "lket-run-traced over
 modes=$(stat -c '%a' "$work/old/t_0" "$work/old/t_1" 2>&1 | tr '\n' ' ')
 [ "$modes" = "600 600 " ] && ok "an old 0644 trace file written over is 0600" ||
 	bad "modes after writing over an old trace: $modes (want 600 600)"
+
+# lket-buildenv's runtime copy, for the default kernel's headers
+rel=$(cat "$top/runtime/kernel-release")
+tree=/usr/src/linux-headers-$rel
+if [ -f "$tree/Makefile" ] && [ -d /usr/share/systemtap/runtime ]; then
+	benv() { "$top/tools/lket-buildenv" --runtime-only --kernel-tree "$tree" --release "$rel" --builddir "$work/benv" 2>"$work/benv.err"; }
+	rt=$work/benv/stap-runtime
+	if benv >/dev/null && [ -f "$rt/runtime.h" ]; then ok "lket-buildenv made the runtime copy"
+	else bad "lket-buildenv: $(cat "$work/benv.err")"; fi
+	echo '#error planted' >>"$rt/runtime.h"
+	benv >/dev/null
+	if grep -q planted "$rt/runtime.h"; then bad "a changed runtime copy was used as it was"
+	else ok "a changed runtime copy is made again"; fi
+	chmod g+w "$rt/print.c"
+	if benv >/dev/null; then bad "a runtime copy others may write was used"
+	elif grep -q "another user may write" "$work/benv.err"; then ok "a runtime copy others may write is refused"
+	else bad "lket-buildenv: $(cat "$work/benv.err")"; fi
+else
+	bad "no $tree or SystemTap runtime: tools/install-deps guest"
+fi
 
 echo "tools: $pass passed, $fail failed"
 [ $fail = 0 ]

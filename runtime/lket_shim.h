@@ -416,6 +416,110 @@ static void lket_count_dropped(void)
 }
 
 /*
+ * What a return probe needs from its entry, per task: SystemTap's @entry()
+ * keeps it in a global map behind a lock, which times out under load (the
+ * probe is skipped, its record lost), and 4.8 cannot save it in the
+ * kretprobe instance on 6.1.  So each kind has a lock-free table of
+ * (task, value) slots: a task holds one slot a kind at most (an entry
+ * whose return was missed leaves it to the task's next entry), gives it
+ * back at the return, and loses it when it exits.  No two probes of one
+ * task run at once, so a slot's value is the task's alone.
+ */
+enum lket_slot_kind {
+	LKET_SLOT_NFS_READ, LKET_SLOT_NFS_WRITE, LKET_SLOT_NFS_DIRTY,
+	LKET_SLOT_NFS_SPLICE, LKET_SLOT_BLK_START, LKET_SLOT_SENDFILE,
+	LKET_SLOT_KINDS
+};
+#define LKET_TASK_SLOTS 64
+
+struct lket_task_slots {
+	struct task_struct *task[LKET_TASK_SLOTS];
+	unsigned long value[LKET_TASK_SLOTS];
+	atomic_t held;		/* slots taken: most returns look no further */
+};
+static struct lket_task_slots lket_task_slots[LKET_SLOT_KINDS];
+
+static struct lket_task_slots *lket_slots(long kind)
+{
+	return &lket_task_slots[(unsigned long)kind % LKET_SLOT_KINDS];
+}
+
+/* The current task's slot of kind, or -1. */
+static int lket_slot_find(struct lket_task_slots *t)
+{
+	int i;
+
+	if (!atomic_read(&t->held))
+		return -1;
+	for (i = 0; i < LKET_TASK_SLOTS; i++)
+		if (READ_ONCE(t->task[i]) == current)
+			return i;
+	return -1;
+}
+
+/* Keep value for the current task's return; false when the table is
+ * full (the caller counts what that loses). */
+static bool lket_slot_put(long kind, unsigned long value)
+{
+	struct lket_task_slots *t = lket_slots(kind);
+	int i = lket_slot_find(t);
+
+	if (i < 0) {
+		for (i = 0; i < LKET_TASK_SLOTS; i++)
+			if (cmpxchg(&t->task[i], NULL, current) == NULL)
+				break;
+		if (i == LKET_TASK_SLOTS)
+			return false;
+		atomic_inc(&t->held);
+	}
+	WRITE_ONCE(t->value[i], value);
+	return true;
+}
+
+/* The current task's value of kind, its slot kept; false if none. */
+static bool lket_slot_get(long kind, unsigned long *value)
+{
+	struct lket_task_slots *t = lket_slots(kind);
+	int i = lket_slot_find(t);
+
+	if (i < 0)
+		return false;
+	*value = READ_ONCE(t->value[i]);
+	return true;
+}
+
+/* The current task's value of kind, its slot given back; false if none. */
+static bool lket_slot_take(long kind, unsigned long *value)
+{
+	struct lket_task_slots *t = lket_slots(kind);
+	int i = lket_slot_find(t);
+
+	if (i < 0)
+		return false;
+	*value = READ_ONCE(t->value[i]);
+	WRITE_ONCE(t->task[i], NULL);
+	atomic_dec(&t->held);
+	return true;
+}
+
+/* A task exits: its slots of every kind are given back. */
+static void lket_slots_forget(struct task_struct *task)
+{
+	int k, i;
+
+	for (k = 0; k < LKET_SLOT_KINDS; k++) {
+		struct lket_task_slots *t = &lket_task_slots[k];
+
+		if (!atomic_read(&t->held))
+			continue;
+		for (i = 0; i < LKET_TASK_SLOTS; i++)
+			if (READ_ONCE(t->task[i]) == task &&
+			    cmpxchg(&t->task[i], task, NULL) == task)
+				atomic_dec(&t->held);
+	}
+}
+
+/*
  * Room for size bytes at the end of this CPU's open frame (a new frame
  * starts with a packet record stamped ns); NULL, counted, when the
  * transport is full.  Interrupts are off.

@@ -701,41 +701,71 @@ static void ctf_event_name(FILE *f, const struct ctf_class *k)
 }
 
 /*
- * Declare a field named name, made a TSDL identifier and unique among
- * the n before it (in names, CTF_IDENT bytes each): "_1" and so on.
+ * Member names of one class: each a TSDL identifier of at most
+ * CTF_IDENT - 1 bytes, unique among those before it by
+ * meta_unique_name()'s rule (name, name_2, ...), which JSON's keys and
+ * the databases' columns follow too; after cutting and sanitising, so
+ * that two names that differ only there stay two members.
  */
 #define CTF_IDENT	128
 
-static const char *ctf_unique_ident(char (*names)[CTF_IDENT], unsigned int n,
-				    const char *name)
-{
-	unsigned int dup = 0, j;
-	char *out = names[n];
+struct ctf_names {
+	char (*names)[CTF_IDENT];
+	unsigned int n;
+};
 
-	ctf_ident(out, CTF_IDENT, name);
-	for (j = 0; j < n; j++)
-		dup += !strncmp(names[j], out, strlen(out)) &&
-		       (!names[j][strlen(out)] || names[j][strlen(out)] == '_');
-	if (dup)
-		snprintf(out + strlen(out), CTF_IDENT - strlen(out), "_%u",
-			 dup);
+static bool ctf_name_taken(const char *name, const void *ctx)
+{
+	const struct ctf_names *t = ctx;
+	unsigned int j;
+
+	for (j = 0; j < t->n; j++)
+		if (!strcmp(t->names[j], name))
+			return true;
+	return false;
+}
+
+/* Take name (a TSDL identifier already) as given, cut to fit. */
+static const char *ctf_take(struct ctf_names *t, const char *name)
+{
+	char *out = t->names[t->n];
+
+	meta_unique_name(out, CTF_IDENT - 1, name, ctf_name_taken, t);
+	t->n++;
 	return out;
+}
+
+/* The identifier of a field named name: '_' first (ctf_ident()). */
+static const char *ctf_unique_ident(struct ctf_names *t, const char *name)
+{
+	/* field names are at most 200 bytes */
+	char id[256];
+
+	ctf_ident(id, sizeof(id), name);
+	return ctf_take(t, id);
 }
 
 static void ctf_class_out(FILE *f, const struct ctf_class *k, size_t id)
 {
-	static char names[2 * META_MAX_FIELDS + 32][CTF_IDENT];
-	unsigned int nf = k->nfields, i, n = 0;
-	const char *name;
+	/* fields, their length members and the raw pair */
+	static char names[4 * META_MAX_FIELDS + 32][CTF_IDENT];
+	struct ctf_names t = { names, 0 };
+	unsigned int nf = k->nfields, i;
+	const char *name, *len, *raw = NULL, *raw_len = NULL;
 
 	fprintf(f, "event {\n\tname = \"");
 	ctf_event_name(f, k);
 	fprintf(f, "\";\n\tid = %zu;\n\tstream_id = 0;\n\tfields := struct {\n",
 		id);
+	/* the raw pair keeps its names: a field named raw gets raw_2 */
+	if (k->raw) {
+		raw = ctf_take(&t, "_raw");
+		raw_len = ctf_take(&t, "_raw_length");
+	}
 	for (i = 0; k->lttng && i < k->lttng->nfields; i++) {
 		const struct lttng_field *lf = &k->lttng->fields[i];
 
-		name = ctf_unique_ident(names, n++, lf->name);
+		name = ctf_unique_ident(&t, lf->name);
 		if (lf->type == LTTNG_STRING)
 			fprintf(f, "\t\tstring %s;\n", name);
 		else
@@ -749,20 +779,26 @@ static void ctf_class_out(FILE *f, const struct ctf_class *k, size_t id)
 
 		if (shadowed(k, i))
 			continue;
-		name = ctf_unique_ident(names, n++, fd->name);
-		if (fd->type == LKET_STRING)
+		name = ctf_unique_ident(&t, fd->name);
+		if (fd->type == LKET_STRING) {
 			fprintf(f, "\t\tstring %s;\n", name);
-		else if (fd->type == LKET_ADDRS)
-			fprintf(f, "\t\tinteger { size = 16; align = 8; signed = false; base = 10; } _%s_length;\n"
-				"\t\tinteger { size = 64; align = 8; signed = false; base = 16; } %s[_%s_length];\n",
-				name, name, name);
-		else
+		} else if (fd->type == LKET_ADDRS) {
+			char want[CTF_IDENT + 16];
+
+			snprintf(want, sizeof(want), "_%s_length", name);
+			len = ctf_take(&t, want);
+			fprintf(f, "\t\tinteger { size = 16; align = 8; signed = false; base = 10; } %s;\n"
+				"\t\tinteger { size = 64; align = 8; signed = false; base = 16; } %s[%s];\n",
+				len, name, len);
+		} else {
 			fprintf(f, "\t\tinteger { size = %u; align = 8; signed = %s; base = %u; } %s;\n",
 				8u * fd->type, fd->hex ? "false" : "true",
 				fd->hex ? 16u : 10u, name);
+		}
 	}
 	if (k->raw)
-		fprintf(f, "\t\tuint32_t _raw_length;\n\t\tuint8_t _raw[_raw_length];\n");
+		fprintf(f, "\t\tuint32_t %s;\n\t\tuint8_t %s[%s];\n",
+			raw_len, raw, raw_len);
 	fprintf(f, "\t};\n};\n\n");
 }
 

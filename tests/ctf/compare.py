@@ -74,11 +74,15 @@ def quoted(s, i):
     return i + 1
 
 
+CTF_NAME = 126
+
+
 def lket_fields(s):
     fields, i = [], 0
     while i < len(s):
         eq = s.index('=', i)
-        name = s[i:eq]
+        # a CTF member name keeps 127 bytes, its leading '_' one of them
+        name = s[i:eq][:CTF_NAME]
         j = eq + 1
         if s[j] == '"':
             k = quoted(s, j)
@@ -220,10 +224,15 @@ def bt_fields(s):
         if name == 'raw':
             raw = v
             continue
-        # a name met before in the event was made unique: name_N
+        # a name met before in the event was made unique: name_N, name
+        # cut for the number to fit when it is as long as a name can be
         m = re.match(r'(.*)_\d+$', name)
-        if m and any(f[0] == m.group(1) for f in fields):
-            name = m.group(1)
+        if m:
+            for f in fields:
+                if f[0] == m.group(1) or (len(f[0]) == CTF_NAME and
+                                          f[0].startswith(m.group(1))):
+                    name = f[0]
+                    break
         fields.append((name, v))
     if raw is not None:
         fields.append(('raw', raw))

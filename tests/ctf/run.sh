@@ -38,6 +38,8 @@ case_truncated() {
 	$gen golden t && head -c $(($(wc -c < t_1) - 7)) t_1 > x && mv x t_1; }
 case_strings()  { $gen strings t; }
 case_dbnames()  { $gen dbnames t; }
+# field names alike in their first 127 bytes: CTF members of their own
+case_longnames() { $gen longnames t; }
 case_latency()  { $gen latency t; }
 case_moved()    { $gen moved t; }
 # many packets per CPU
@@ -61,7 +63,7 @@ check_tasks() {
 case_stacks()   { $gen stacks t; }
 
 cases="golden v5 swapped pcpu pcpu_lost nometa garbage truncated strings
-	dbnames latency moved syscalls many tasks stacks"
+	dbnames longnames latency moved syscalls many tasks stacks"
 [ $# -gt 0 ] && cases=$*
 
 fail=0

@@ -31,6 +31,8 @@
  *   dbnames  metadata that text takes and SQL names do not: a field name
  *           five times, a field named xmin, names past 63 bytes, events
  *           named like the database's own tables (events, trace, ...)
+ *   longnames  field names past the 127 bytes a CTF member name keeps,
+ *           alike up to there, and a name twice
  *   many    EVENTS distinct events (group 100 on), one record each
  *   moved   process and SCSI events under IDs of their own (groups 40
  *           and 41), fields added and dropped: a trace whose catalogue
@@ -388,6 +390,24 @@ static void dbnames(void)
 	for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
 		custom(1, t + 400 + 100 * i, 42, 151, (int)i, "INT32:INT64",
 		       I(i), I(0xffffffff81000000ull + i));
+}
+
+/* 129 bytes: names past CTF's 127 that differ only after them */
+#define LONG_130 "a_field_name_that_runs_past_the_127_bytes_a_ctf_member_name_keeps_" \
+	"of_it_so_that_two_such_names_differ_only_in_what_is_cut_off_xyz"
+
+static void longnames(void)
+{
+	uint64_t t = 2000000000ull;
+
+	metadata(t);
+	define(t, 150, 3, "long.fields", "INT32:INT32:INT32:INT32:INT32",
+	       LONG_130 "_first:" LONG_130 "_second:" LONG_130 "_third:x:x");
+	event(0, t, 900, "process.snapshot", I(42), I(42), I(1), "names");
+	custom(0, t + 100, 42, 150, 3, "INT32:INT32:INT32:INT32:INT32",
+	       I(1), I(2), I(3), I(4), I(5));
+	custom(1, t + 200, 42, 150, 3, "INT32:INT32:INT32:INT32:INT32",
+	       I(6), I(7), I(8), I(9), I(10));
 }
 
 /*
@@ -1114,7 +1134,7 @@ static const struct trace_kind {
 	{ "nometa", make_nometa }, { "bench", make_bench },
 	{ "syscalls", make_syscalls }, { "strings", strings },
 	{ "latency", latency }, { "backwards", backwards },
-	{ "dbnames", dbnames }, { "many", make_many }, { "moved", moved },
+	{ "dbnames", dbnames }, { "longnames", longnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },
 	{ "stacks", stacks }, { "stackslate", stackslate },
 	{ "stackbench", make_stackbench }, { "rpc", rpc },

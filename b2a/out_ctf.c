@@ -24,6 +24,10 @@
  * stream_N alone) is replaced with --replace and refused without;
  * anything else there is refused.
  *
+ * An event earlier than the one before it on its CPU (time went back)
+ * is written with that one's time, as readers want a stream's time
+ * never to go back; how many, a note at finish.
+ *
  * Lost flushes and dropped records add to events_discarded of the CPU's
  * stream (a running total, as CTF counts it); lost flushes of no one CPU
  * (format version 1) count on CPU 0's.  A total that no later packet
@@ -64,6 +68,7 @@ struct ctf_stream {
 	uint64_t discarded;	/* running total */
 	bool pending;		/* discarded grew since the last packet */
 	bool events;		/* the packet holds events */
+	uint64_t clamped;	/* events written at an earlier one's time */
 };
 
 struct ctf_class {
@@ -96,6 +101,7 @@ struct ctf {
 	size_t nclasses, classes_cap;
 	struct syscall_classes syscalls;
 	char failure[4200];	/* what failed, for error(); "" none */
+	struct diag *diag;	/* notes; NULL: none */
 };
 
 /* Say what failed, for error(): the path and the errno's words. */
@@ -560,6 +566,7 @@ static int ctf_event(struct output *o, const struct event *ev,
 	bool raw = !ev->meta || ev->raw_len || ev->nvalues != nf;
 	const struct ctf_class *k;
 	struct ctf_stream *s;
+	uint64_t ts = ev->rec->timestamp;
 	size_t need;
 	uint32_t id;
 	uint8_t *p;
@@ -592,13 +599,20 @@ static int ctf_event(struct output *o, const struct event *ev,
 		s->buf = bigger;
 		s->size = s->len + need;
 	}
+	/* time went back on the CPU: readers refuse a stream whose time
+	 * does (babeltrace2 stops there), so the event takes the time of
+	 * the one before it, and is counted for a note at finish */
+	if (ts < s->last_ts) {
+		ts = s->last_ts;
+		s->clamped++;
+	}
 	if (!s->events)
-		s->first_ts = ev->rec->timestamp;
-	s->last_ts = ev->rec->timestamp;
+		s->first_ts = ts;
+	s->last_ts = ts;
 	s->events = true;
 	p = s->buf + s->len;
 	p = put32(p, id);
-	p = put64(p, ev->rec->timestamp);
+	p = put64(p, ts);
 	p = put32(p, ev->tid);
 	p = put32(p, (uint32_t)(proc && proc->pid >= 0 ? proc->pid : -1));
 	p = put_string(p, proc ? proc->comm : "", proc ? proc->comm_len : 0);
@@ -889,6 +903,12 @@ static int ctf_finish(struct output *o)
 	for (i = 0; i < c->nstreams; i++) {
 		struct ctf_stream *s = &c->streams[i];
 
+		if (s->clamped && c->diag)
+			diagf(c->diag, DIAG_NOTE, c->dir, -1,
+			      "%llu event%s of CPU %zu earlier than the one before %s on that CPU (time went back): written with that event's time",
+			      (unsigned long long)s->clamped,
+			      s->clamped == 1 ? "" : "s", i,
+			      s->clamped == 1 ? "it" : "them");
 		if (s->fd < 0 || (!s->events && !s->pending))
 			continue;
 		ret = ctf_packet_out(c, s, (unsigned int)i);
@@ -939,7 +959,8 @@ static void ctf_free(struct output *o)
 	free(c);
 }
 
-int output_ctf_new(struct output **o, const char *dir, bool replace)
+int output_ctf_new(struct output **o, const char *dir, bool replace,
+		   struct diag *diag)
 {
 	static const struct output_ops ctf_ops = {
 		.begin = ctf_begin,
@@ -956,6 +977,7 @@ int output_ctf_new(struct output **o, const char *dir, bool replace)
 		return -ENOMEM;
 	c->o.ops = &ctf_ops;
 	c->replace = replace;
+	c->diag = diag;
 	c->dir = strdup(dir);
 	/* DIR/ is DIR: the temporary folder goes beside it */
 	while (c->dir && strlen(c->dir) > 1 && c->dir[strlen(c->dir) - 1] == '/')

@@ -285,8 +285,19 @@ def stale_empty_strings(w, g):
     return out + g[len(out):]
 
 
+def clamped(events):
+    """the times CTF has: an event earlier than the one before it on its
+    CPU takes that one's time (lket-b2a(1), CTF)"""
+    out, last = [], 0
+    for ev in events:
+        last = max(last, ev[0])
+        out.append((last,) + ev[1:])
+    return out
+
+
 def main():
     want, lost = lket(sys.argv[1])
+    want = dict((cpu, clamped(w)) for cpu, w in want.items())
     got = babeltrace(sys.argv[2])
     bad = 0
     for cpu in sorted(set(want) | set(got)):

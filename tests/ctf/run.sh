@@ -42,6 +42,14 @@ case_dbnames()  { $gen dbnames t; }
 case_longnames() { $gen longnames t; }
 case_latency()  { $gen latency t; }
 case_moved()    { $gen moved t; }
+# time goes back on CPU 0 for two records: all 8 events read, those two
+# at the time of the one before them, and a note that says so
+case_backwards() { $gen backwards t; }
+check_backwards() {
+	[ "$(grep -c . bt.txt)" = 8 ] &&
+	"$b2a" --no-symbols --ctf ctf2 t 2>&1 > /dev/null |
+		grep -q '^lket-b2a: note: ctf2: 2 events of CPU 0 earlier than the one before them on that CPU (time went back): written with that event.s time$'
+}
 # many packets per CPU
 case_syscalls() { $gen -n 200000 syscalls t; }
 case_many()     { $gen many t; }
@@ -63,7 +71,7 @@ check_tasks() {
 case_stacks()   { $gen stacks t; }
 
 cases="golden v5 swapped pcpu pcpu_lost nometa garbage truncated strings
-	dbnames longnames latency moved syscalls many tasks stacks"
+	dbnames longnames latency backwards moved syscalls many tasks stacks"
 [ $# -gt 0 ] && cases=$*
 
 fail=0

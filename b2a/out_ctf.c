@@ -13,6 +13,8 @@
  * missing) is of another class of the same name: the fields that could
  * be decoded, then the undecoded bytes, _raw (one class per number of
  * fields decoded); an event without metadata is unknown_G_H, only _raw.
+ * System calls have a class each, as LTTng's (syscall_entry_NAME), up to
+ * CTF_SYSCALL_CLASSES; those past it are of LKET's own class.
  * Integers are signed, but for those LKET shows in hex (unsigned, base
  * 16); every field name is prefixed with '_', which babeltrace2 removes,
  * so that no name clashes with a TSDL keyword.
@@ -80,10 +82,21 @@ struct ctf_class {
 	char *syscall;		/* of a class per system call */
 };
 
-/* The classes of one per system call: by event and system call name. */
+/*
+ * The system calls with a class of their own, at most: each class costs
+ * readers memory and time (200 000 of them, 24 MB of metadata, took
+ * babeltrace2 a minute and 1.6 GB), and a kernel has a few hundred.
+ * Those past it are of one class per event, LKET's own (syscall_entry,
+ * syscall_return), the name in its field.
+ */
+#define CTF_SYSCALL_CLASSES	4096
+
+/* The classes of one per system call: by event and system call name;
+ * the generic ones by event, with no name. */
 struct syscall_classes {
 	uint32_t *slots;	/* class id + 1, 0 free */
 	size_t mask, used;
+	size_t named;		/* classes of one system call */
 };
 
 struct ctf {
@@ -417,7 +430,8 @@ static int syscalls_grow(struct ctf *c)
 		if (!t->slots[i])
 			continue;
 		k = &c->classes[t->slots[i] - 1];
-		for (j = syscall_hash(k->meta, k->syscall) & (size - 1);
+		for (j = syscall_hash(k->meta, k->syscall ? k->syscall : "") &
+			 (size - 1);
 		     slots[j]; j = (j + 1) & (size - 1))
 			;
 		slots[j] = t->slots[i];
@@ -428,7 +442,37 @@ static int syscalls_grow(struct ctf *c)
 	return 0;
 }
 
-/* syscall_entry_NAME, syscall_exit_NAME: a class per system call. */
+/* Past CTF_SYSCALL_CLASSES: the event's class as LKET names it. */
+static int syscall_generic(struct ctf *c, const struct event *ev,
+			   uint32_t *id)
+{
+	struct syscall_classes *t = &c->syscalls;
+	size_t i;
+	int ret;
+
+	for (i = syscall_hash(ev->meta, "") & t->mask; t->slots[i];
+	     i = (i + 1) & t->mask) {
+		const struct ctf_class *k = &c->classes[t->slots[i] - 1];
+
+		if (k->meta == ev->meta && !k->syscall) {
+			*id = t->slots[i] - 1;
+			return 0;
+		}
+	}
+	if (t->used == t->named && c->diag)
+		diagf(c->diag, DIAG_NOTE, c->dir, -1,
+		      "more than %d system call names: those past them are of the classes syscall_entry and syscall_return, with the name in syscall_name",
+		      CTF_SYSCALL_CLASSES);
+	ret = ctf_class_add(c, ev, false, NULL, NULL, id);
+	if (ret)
+		return ret;
+	t->slots[i] = *id + 1;
+	t->used++;
+	return 0;
+}
+
+/* syscall_entry_NAME, syscall_exit_NAME: a class per system call, up to
+ * CTF_SYSCALL_CLASSES of them. */
 static int syscall_class(struct ctf *c, const struct event *ev,
 			 const struct lttng_event *l, uint32_t *id)
 {
@@ -450,16 +494,20 @@ static int syscall_class(struct ctf *c, const struct event *ev,
 	     i = (i + 1) & t->mask) {
 		const struct ctf_class *k = &c->classes[t->slots[i] - 1];
 
-		if (k->meta == ev->meta && !strcmp(k->syscall, name)) {
+		if (k->meta == ev->meta && k->syscall &&
+		    !strcmp(k->syscall, name)) {
 			*id = t->slots[i] - 1;
 			return 0;
 		}
 	}
+	if (t->named >= CTF_SYSCALL_CLASSES)
+		return syscall_generic(c, ev, id);
 	ret = ctf_class_add(c, ev, false, l, name, id);
 	if (ret)
 		return ret;
 	t->slots[i] = *id + 1;
 	t->used++;
+	t->named++;
 	return 0;
 }
 

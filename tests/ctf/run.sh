@@ -50,6 +50,19 @@ check_backwards() {
 	"$b2a" --no-symbols --ctf ctf2 t 2>&1 > /dev/null |
 		grep -q '^lket-b2a: note: ctf2: 2 events of CPU 0 earlier than the one before them on that CPU (time went back): written with that event.s time$'
 }
+# more system call names than CTF_SYSCALL_CLASSES (4096, out_ctf.c):
+# 2048 names with classes of their own, entry and exit, the last two
+# in syscall_entry and syscall_return, said once
+case_sysnames() { $gen -n 2050 sysnames t; }
+check_sysnames() {
+	[ "$(grep -c '^	name = "syscall_entry_' ctf/metadata)" = 2048 ] &&
+	[ "$(grep -c '^	name = "syscall_exit_' ctf/metadata)" = 2048 ] &&
+	grep -q '^	name = "syscall_entry";$' ctf/metadata &&
+	grep -q '^	name = "syscall_return";$' ctf/metadata &&
+	[ "$(grep -c ' syscall_entry: ' bt.txt)" = 2 ] &&
+	[ "$("$b2a" --no-symbols --ctf ctf2 t 2>&1 > /dev/null |
+		grep -c '^lket-b2a: note: ctf2: more than 4096 system call names: ')" = 1 ]
+}
 # many packets per CPU
 case_syscalls() { $gen -n 200000 syscalls t; }
 case_many()     { $gen many t; }
@@ -71,7 +84,7 @@ check_tasks() {
 case_stacks()   { $gen stacks t; }
 
 cases="golden v5 swapped pcpu pcpu_lost nometa garbage truncated strings
-	dbnames longnames latency backwards moved syscalls many tasks stacks"
+	dbnames longnames latency backwards sysnames moved syscalls many tasks stacks"
 [ $# -gt 0 ] && cases=$*
 
 fail=0

@@ -18,6 +18,8 @@
  *           syscall.entry, syscall.return, ... with names, as
  *           addevent.syscall writes them (bench/peers.sh: the same events
  *           as raw_syscalls recorded by perf and trace-cmd)
+ *   sysnames  EVENTS system calls of as many names, an entry and a
+ *           return each, on 2 CPUs
  *   strings  strings that JSON and CSV must escape: quotes, commas, line
  *           ends, control bytes, valid and invalid UTF-8, in fields and in
  *           a process name; process names that start like spreadsheet
@@ -702,6 +704,24 @@ static void syscalls(long n)
 	}
 }
 
+/* EVENTS system calls of distinct names, an entry and a return each. */
+static void sysnames(long n)
+{
+	uint64_t t = 1000000000ull;
+	char name[32];
+	long i;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(4242), I(4242), I(1), "calls");
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "call_%ld", i);
+		event((int)(i & 1), t + 100 * (uint64_t)i + 10, 4242,
+		      "syscall.entry", name);
+		event((int)(i & 1), t + 100 * (uint64_t)i + 60, 4242,
+		      "syscall.return", name);
+	}
+}
+
 /* Strings to escape, in fields and in a process name. */
 static void formulas(uint64_t t);
 
@@ -1111,6 +1131,11 @@ static void make_syscalls(void)
 	syscalls(nr_events);
 }
 
+static void make_sysnames(void)
+{
+	sysnames(nr_events);
+}
+
 static void make_many(void)
 {
 	many(nr_events);
@@ -1132,7 +1157,7 @@ static const struct trace_kind {
 } kinds[] = {
 	{ "golden", make_golden }, { "badmeta", make_badmeta },
 	{ "nometa", make_nometa }, { "bench", make_bench },
-	{ "syscalls", make_syscalls }, { "strings", strings },
+	{ "syscalls", make_syscalls }, { "sysnames", make_sysnames }, { "strings", strings },
 	{ "latency", latency }, { "backwards", backwards },
 	{ "dbnames", dbnames }, { "longnames", longnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },

@@ -413,14 +413,41 @@ static void apply_meta(struct source *c, const struct stream *s)
 		      "is malformed (unknown type, or types and names don't pair up)");
 }
 
+/* A flush that was read, at ts: not lost, whatever it held. */
+static void see_seq(struct source *c, const struct stream *s, uint32_t seq,
+		    uint64_t ts)
+{
+	struct seqrun *run = &c->runs[s->order];
+
+	if (c->seq_per_cpu) {
+		if (!run->started)
+			seqrun_init(run, s->cpu, on_gap, c);
+		seqrun_see(run, seq, ts);
+	} else {
+		seqtrack_see(&c->seq, seq, ts);
+	}
+}
+
+/* The flushes the stream read that no record carries, as of ts. */
+static void see_bare(struct source *c, struct stream *s, uint64_t ts)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nbare; i++)
+		see_seq(c, s, s->bare[i], ts);
+	s->nbare = 0;
+}
+
 /* The flush numbers of a record: lost flushes before it, if any. */
-static void track_seq(struct source *c, const struct stream *s)
+static void track_seq(struct source *c, struct stream *s)
 {
 	const struct record *r = &s->rec;
 	struct seqrun *run = &c->runs[s->order];
 
 	if (!r->seq_valid)
 		return;
+	/* damage is not loss: a flush of garbage was there */
+	see_bare(c, s, r->timestamp);
 	if (c->seq_per_cpu) {
 		if (!run->started)
 			seqrun_init(run, s->cpu, on_gap, c);
@@ -481,7 +508,7 @@ static int scan_record(struct source *c, const struct stream *s)
 	return c->scan(c->scan_ctx, &c->ev);
 }
 
-static int handle(struct source *c, const struct stream *s)
+static int handle(struct source *c, struct stream *s)
 {
 	const struct record *r = &s->rec;
 	const struct proc *proc;
@@ -928,6 +955,8 @@ int source_finish(struct source *c)
 	struct endcheck_findings f;
 	size_t i;
 
+	for (i = 0; i < c->n && !c->scan; i++)
+		see_bare(c, &c->streams[i], c->streams[i].last_ts);
 	seqtrack_finish(&c->seq);
 	c->stats->lost = c->seq.lost;
 	for (i = 0; i < c->n; i++)

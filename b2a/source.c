@@ -176,7 +176,8 @@ static int on_fork(struct source *c, const struct event *ev,
 		   uint32_t *tid, int32_t *ppid)
 {
 	/* the child starts with its parent's name */
-	const struct proc *parent = procmap_get(&c->procs, ev->tid);
+	const struct proc *parent = procmap_thread(&c->procs, ev->tid,
+						   ev->cpu);
 
 	*tid = (uint32_t)event_int(ev, "new_tid", 0);
 	*ppid = (int32_t)event_int(ev, "ppid", -1);
@@ -267,7 +268,8 @@ static void apply_task(struct source *c)
 
 	if (!ret && c->out->ops->task)
 		ret = c->out->ops->task(c->out, &c->ev,
-					procmap_get(&c->procs, c->ev.tid));
+					procmap_thread(&c->procs, c->ev.tid,
+						       c->ev.cpu));
 	if (ret && !c->error)
 		c->error = ret;
 }
@@ -546,7 +548,7 @@ static int handle(struct source *c, struct stream *s)
 		if (ret)
 			return ret;
 	}
-	proc = procmap_get(&c->procs, c->ev.tid);
+	proc = procmap_thread(&c->procs, c->ev.tid, c->ev.cpu);
 	/* no filter: one test on the hot path */
 	if (!c->filter || filter_event(c->filter, &c->ev, proc)) {
 		ret = c->out->ops->event(c->out, &c->ev, proc);

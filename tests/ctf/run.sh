@@ -63,6 +63,19 @@ check_sysnames() {
 	[ "$("$b2a" --no-symbols --ctf ctf2 t 2>&1 > /dev/null |
 		grep -c '^lket-b2a: note: ctf2: more than 4096 system call names: ')" = 1 ]
 }
+# switches to and from the idle task on two CPUs: tid 0 is swapper/N,
+# N its CPU, in the context and in prev_comm and next_comm
+case_idle() { $gen idle t; }
+check_idle() {
+	[ "$(grep -c . bt.txt)" = 14 ] && awk '
+	{ cpu = $0; sub(/.*cpu_id = /, "", cpu); sub(/ .*/, "", cpu)
+	  want = "\"swapper/" cpu "\"" }
+	/ tid = 0, / && !index($0, "tid = 0, pid = 0, procname = " want) { bad++ }
+	/ prev_tid = 0,/ && !index($0, "prev_comm = " want ", prev_tid = 0,") { bad++ }
+	/ next_tid = 0,/ && !index($0, "next_comm = " want ", next_tid = 0,") { bad++ }
+	/ next_tid = 0,/ { idle++ }
+	END { exit bad || idle != 2 }' bt.txt
+}
 # many packets per CPU
 case_syscalls() { $gen -n 200000 syscalls t; }
 case_many()     { $gen many t; }
@@ -84,7 +97,7 @@ check_tasks() {
 case_stacks()   { $gen stacks t; }
 
 cases="golden v5 swapped pcpu pcpu_lost nometa garbage truncated strings
-	dbnames longnames latency backwards sysnames moved syscalls many tasks stacks"
+	dbnames longnames latency backwards sysnames idle moved syscalls many tasks stacks"
 [ $# -gt 0 ] && cases=$*
 
 fail=0

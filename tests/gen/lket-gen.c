@@ -21,6 +21,8 @@
  *   bigflush  two big flushes of CPU 1, 2000 records each, with 40 bytes
  *           of garbage where a record should start: first thing in one,
  *           in the middle of the other; between them a flush of garbage
+ *   idle    ls and sh switching to and from the idle task (tid 0) on
+ *           CPU 0 and 1, tid 0 writing records in between
  *   sysnames  EVENTS system calls of as many names, an entry and a
  *           return each, on 2 CPUs
  *   strings  strings that JSON and CSV must escape: quotes, commas, line
@@ -798,6 +800,34 @@ static void bigflush(void)
 	event(1, t + 300000, 4242, "syscall.return", "getpid");
 }
 
+/*
+ * Switches to and from the idle task (tid 0) on both CPUs: ls and sh
+ * run, go idle, run again; tid 0 writes records while idle.
+ */
+static void idle(void)
+{
+	uint64_t t = 9000000000ull;
+	int cpu;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(4300), I(4300), I(1), "ls");
+	event(0, t, 900, "process.snapshot", I(4301), I(4301), I(1), "sh");
+	for (cpu = 0; cpu < 2; cpu++) {
+		uint32_t tid = 4300 + (uint32_t)cpu;
+		uint64_t c = t + 10 * (uint64_t)cpu;
+
+		event(cpu, c + 100, 0, "tskdispatch.ctxswitch", I(0), I(tid),
+		      I(0));
+		event(cpu, c + 200, tid, "syscall.entry", "read");
+		event(cpu, c + 300, tid, "tskdispatch.ctxswitch", I(tid), I(0),
+		      I(1));
+		event(cpu, c + 400, 0, "tskdispatch.cpuidle", I(0));
+		event(cpu, c + 500, 0, "tskdispatch.ctxswitch", I(0), I(tid),
+		      I(0));
+		event(cpu, c + 600, tid, "syscall.return", "read");
+	}
+}
+
 /* EVENTS system calls of distinct names, an entry and a return each. */
 static void sysnames(long n)
 {
@@ -1251,7 +1281,7 @@ static const struct trace_kind {
 } kinds[] = {
 	{ "golden", make_golden }, { "badmeta", make_badmeta },
 	{ "nometa", make_nometa }, { "bench", make_bench },
-	{ "syscalls", make_syscalls }, { "bigflush", bigflush }, { "sysnames", make_sysnames }, { "strings", strings },
+	{ "syscalls", make_syscalls }, { "idle", idle }, { "bigflush", bigflush }, { "sysnames", make_sysnames }, { "strings", strings },
 	{ "latency", latency }, { "backwards", backwards },
 	{ "dbnames", dbnames }, { "longnames", longnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },

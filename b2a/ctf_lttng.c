@@ -238,7 +238,10 @@ void lttng_value(const struct lttng_field *f, const struct event *ev,
 		}
 		break;
 	case LTTNG_COMM_OF_FIELD:
-		set_comm(v, procmap_get(procs, (uint32_t)event_int(ev, f->from, 0)));
+		/* a switch to or from 0: this CPU's idle task */
+		set_comm(v, procmap_thread(procs,
+					   (uint32_t)event_int(ev, f->from, 0),
+					   ev->cpu));
 		break;
 	case LTTNG_CONSTANT:
 		v->i = f->constant;

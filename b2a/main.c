@@ -972,8 +972,9 @@ static int make_outputs(struct options *o, const struct file_out *files,
 	}
 	if (!ret && o->ctf_dir) {
 		res->what = o->ctf_dir;
+		/* the reporter's, as the databases' */
 		ret = output_ctf_new(&outs[n], o->ctf_dir,
-				     o->sqlite.replace);
+				     o->sqlite.replace, o->sqlite.diag);
 		n += !ret;
 	}
 	if (!ret && o->timechart_path) {

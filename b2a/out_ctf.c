@@ -13,6 +13,8 @@
  * missing) is of another class of the same name: the fields that could
  * be decoded, then the undecoded bytes, _raw (one class per number of
  * fields decoded); an event without metadata is unknown_G_H, only _raw.
+ * System calls have a class each, as LTTng's (syscall_entry_NAME), up to
+ * CTF_SYSCALL_CLASSES; those past it are of LKET's own class.
  * Integers are signed, but for those LKET shows in hex (unsigned, base
  * 16); every field name is prefixed with '_', which babeltrace2 removes,
  * so that no name clashes with a TSDL keyword.
@@ -23,6 +25,10 @@
  * was.  DIR may be missing or empty; a trace already there (metadata and
  * stream_N alone) is replaced with --replace and refused without;
  * anything else there is refused.
+ *
+ * An event earlier than the one before it on its CPU (time went back)
+ * is written with that one's time, as readers want a stream's time
+ * never to go back; how many, a note at finish.
  *
  * Lost flushes and dropped records add to events_discarded of the CPU's
  * stream (a running total, as CTF counts it); lost flushes of no one CPU
@@ -64,6 +70,7 @@ struct ctf_stream {
 	uint64_t discarded;	/* running total */
 	bool pending;		/* discarded grew since the last packet */
 	bool events;		/* the packet holds events */
+	uint64_t clamped;	/* events written at an earlier one's time */
 };
 
 struct ctf_class {
@@ -75,10 +82,21 @@ struct ctf_class {
 	char *syscall;		/* of a class per system call */
 };
 
-/* The classes of one per system call: by event and system call name. */
+/*
+ * The system calls with a class of their own, at most: each class costs
+ * readers memory and time (200 000 of them, 24 MB of metadata, took
+ * babeltrace2 a minute and 1.6 GB), and a kernel has a few hundred.
+ * Those past it are of one class per event, LKET's own (syscall_entry,
+ * syscall_return), the name in its field.
+ */
+#define CTF_SYSCALL_CLASSES	4096
+
+/* The classes of one per system call: by event and system call name;
+ * the generic ones by event, with no name. */
 struct syscall_classes {
 	uint32_t *slots;	/* class id + 1, 0 free */
 	size_t mask, used;
+	size_t named;		/* classes of one system call */
 };
 
 struct ctf {
@@ -96,6 +114,7 @@ struct ctf {
 	size_t nclasses, classes_cap;
 	struct syscall_classes syscalls;
 	char failure[4200];	/* what failed, for error(); "" none */
+	struct diag *diag;	/* notes; NULL: none */
 };
 
 /* Say what failed, for error(): the path and the errno's words. */
@@ -411,7 +430,8 @@ static int syscalls_grow(struct ctf *c)
 		if (!t->slots[i])
 			continue;
 		k = &c->classes[t->slots[i] - 1];
-		for (j = syscall_hash(k->meta, k->syscall) & (size - 1);
+		for (j = syscall_hash(k->meta, k->syscall ? k->syscall : "") &
+			 (size - 1);
 		     slots[j]; j = (j + 1) & (size - 1))
 			;
 		slots[j] = t->slots[i];
@@ -422,7 +442,37 @@ static int syscalls_grow(struct ctf *c)
 	return 0;
 }
 
-/* syscall_entry_NAME, syscall_exit_NAME: a class per system call. */
+/* Past CTF_SYSCALL_CLASSES: the event's class as LKET names it. */
+static int syscall_generic(struct ctf *c, const struct event *ev,
+			   uint32_t *id)
+{
+	struct syscall_classes *t = &c->syscalls;
+	size_t i;
+	int ret;
+
+	for (i = syscall_hash(ev->meta, "") & t->mask; t->slots[i];
+	     i = (i + 1) & t->mask) {
+		const struct ctf_class *k = &c->classes[t->slots[i] - 1];
+
+		if (k->meta == ev->meta && !k->syscall) {
+			*id = t->slots[i] - 1;
+			return 0;
+		}
+	}
+	if (t->used == t->named && c->diag)
+		diagf(c->diag, DIAG_NOTE, c->dir, -1,
+		      "more than %d system call names: those past them are of the classes syscall_entry and syscall_return, with the name in syscall_name",
+		      CTF_SYSCALL_CLASSES);
+	ret = ctf_class_add(c, ev, false, NULL, NULL, id);
+	if (ret)
+		return ret;
+	t->slots[i] = *id + 1;
+	t->used++;
+	return 0;
+}
+
+/* syscall_entry_NAME, syscall_exit_NAME: a class per system call, up to
+ * CTF_SYSCALL_CLASSES of them. */
 static int syscall_class(struct ctf *c, const struct event *ev,
 			 const struct lttng_event *l, uint32_t *id)
 {
@@ -444,16 +494,20 @@ static int syscall_class(struct ctf *c, const struct event *ev,
 	     i = (i + 1) & t->mask) {
 		const struct ctf_class *k = &c->classes[t->slots[i] - 1];
 
-		if (k->meta == ev->meta && !strcmp(k->syscall, name)) {
+		if (k->meta == ev->meta && k->syscall &&
+		    !strcmp(k->syscall, name)) {
 			*id = t->slots[i] - 1;
 			return 0;
 		}
 	}
+	if (t->named >= CTF_SYSCALL_CLASSES)
+		return syscall_generic(c, ev, id);
 	ret = ctf_class_add(c, ev, false, l, name, id);
 	if (ret)
 		return ret;
 	t->slots[i] = *id + 1;
 	t->used++;
+	t->named++;
 	return 0;
 }
 
@@ -560,6 +614,7 @@ static int ctf_event(struct output *o, const struct event *ev,
 	bool raw = !ev->meta || ev->raw_len || ev->nvalues != nf;
 	const struct ctf_class *k;
 	struct ctf_stream *s;
+	uint64_t ts = ev->rec->timestamp;
 	size_t need;
 	uint32_t id;
 	uint8_t *p;
@@ -592,13 +647,20 @@ static int ctf_event(struct output *o, const struct event *ev,
 		s->buf = bigger;
 		s->size = s->len + need;
 	}
+	/* time went back on the CPU: readers refuse a stream whose time
+	 * does (babeltrace2 stops there), so the event takes the time of
+	 * the one before it, and is counted for a note at finish */
+	if (ts < s->last_ts) {
+		ts = s->last_ts;
+		s->clamped++;
+	}
 	if (!s->events)
-		s->first_ts = ev->rec->timestamp;
-	s->last_ts = ev->rec->timestamp;
+		s->first_ts = ts;
+	s->last_ts = ts;
 	s->events = true;
 	p = s->buf + s->len;
 	p = put32(p, id);
-	p = put64(p, ev->rec->timestamp);
+	p = put64(p, ts);
 	p = put32(p, ev->tid);
 	p = put32(p, (uint32_t)(proc && proc->pid >= 0 ? proc->pid : -1));
 	p = put_string(p, proc ? proc->comm : "", proc ? proc->comm_len : 0);
@@ -701,41 +763,71 @@ static void ctf_event_name(FILE *f, const struct ctf_class *k)
 }
 
 /*
- * Declare a field named name, made a TSDL identifier and unique among
- * the n before it (in names, CTF_IDENT bytes each): "_1" and so on.
+ * Member names of one class: each a TSDL identifier of at most
+ * CTF_IDENT - 1 bytes, unique among those before it by
+ * meta_unique_name()'s rule (name, name_2, ...), which JSON's keys and
+ * the databases' columns follow too; after cutting and sanitising, so
+ * that two names that differ only there stay two members.
  */
 #define CTF_IDENT	128
 
-static const char *ctf_unique_ident(char (*names)[CTF_IDENT], unsigned int n,
-				    const char *name)
-{
-	unsigned int dup = 0, j;
-	char *out = names[n];
+struct ctf_names {
+	char (*names)[CTF_IDENT];
+	unsigned int n;
+};
 
-	ctf_ident(out, CTF_IDENT, name);
-	for (j = 0; j < n; j++)
-		dup += !strncmp(names[j], out, strlen(out)) &&
-		       (!names[j][strlen(out)] || names[j][strlen(out)] == '_');
-	if (dup)
-		snprintf(out + strlen(out), CTF_IDENT - strlen(out), "_%u",
-			 dup);
+static bool ctf_name_taken(const char *name, const void *ctx)
+{
+	const struct ctf_names *t = ctx;
+	unsigned int j;
+
+	for (j = 0; j < t->n; j++)
+		if (!strcmp(t->names[j], name))
+			return true;
+	return false;
+}
+
+/* Take name (a TSDL identifier already) as given, cut to fit. */
+static const char *ctf_take(struct ctf_names *t, const char *name)
+{
+	char *out = t->names[t->n];
+
+	meta_unique_name(out, CTF_IDENT - 1, name, ctf_name_taken, t);
+	t->n++;
 	return out;
+}
+
+/* The identifier of a field named name: '_' first (ctf_ident()). */
+static const char *ctf_unique_ident(struct ctf_names *t, const char *name)
+{
+	/* field names are at most 200 bytes */
+	char id[256];
+
+	ctf_ident(id, sizeof(id), name);
+	return ctf_take(t, id);
 }
 
 static void ctf_class_out(FILE *f, const struct ctf_class *k, size_t id)
 {
-	static char names[2 * META_MAX_FIELDS + 32][CTF_IDENT];
-	unsigned int nf = k->nfields, i, n = 0;
-	const char *name;
+	/* fields, their length members and the raw pair */
+	static char names[4 * META_MAX_FIELDS + 32][CTF_IDENT];
+	struct ctf_names t = { names, 0 };
+	unsigned int nf = k->nfields, i;
+	const char *name, *len, *raw = NULL, *raw_len = NULL;
 
 	fprintf(f, "event {\n\tname = \"");
 	ctf_event_name(f, k);
 	fprintf(f, "\";\n\tid = %zu;\n\tstream_id = 0;\n\tfields := struct {\n",
 		id);
+	/* the raw pair keeps its names: a field named raw gets raw_2 */
+	if (k->raw) {
+		raw = ctf_take(&t, "_raw");
+		raw_len = ctf_take(&t, "_raw_length");
+	}
 	for (i = 0; k->lttng && i < k->lttng->nfields; i++) {
 		const struct lttng_field *lf = &k->lttng->fields[i];
 
-		name = ctf_unique_ident(names, n++, lf->name);
+		name = ctf_unique_ident(&t, lf->name);
 		if (lf->type == LTTNG_STRING)
 			fprintf(f, "\t\tstring %s;\n", name);
 		else
@@ -749,20 +841,26 @@ static void ctf_class_out(FILE *f, const struct ctf_class *k, size_t id)
 
 		if (shadowed(k, i))
 			continue;
-		name = ctf_unique_ident(names, n++, fd->name);
-		if (fd->type == LKET_STRING)
+		name = ctf_unique_ident(&t, fd->name);
+		if (fd->type == LKET_STRING) {
 			fprintf(f, "\t\tstring %s;\n", name);
-		else if (fd->type == LKET_ADDRS)
-			fprintf(f, "\t\tinteger { size = 16; align = 8; signed = false; base = 10; } _%s_length;\n"
-				"\t\tinteger { size = 64; align = 8; signed = false; base = 16; } %s[_%s_length];\n",
-				name, name, name);
-		else
+		} else if (fd->type == LKET_ADDRS) {
+			char want[CTF_IDENT + 16];
+
+			snprintf(want, sizeof(want), "_%s_length", name);
+			len = ctf_take(&t, want);
+			fprintf(f, "\t\tinteger { size = 16; align = 8; signed = false; base = 10; } %s;\n"
+				"\t\tinteger { size = 64; align = 8; signed = false; base = 16; } %s[%s];\n",
+				len, name, len);
+		} else {
 			fprintf(f, "\t\tinteger { size = %u; align = 8; signed = %s; base = %u; } %s;\n",
 				8u * fd->type, fd->hex ? "false" : "true",
 				fd->hex ? 16u : 10u, name);
+		}
 	}
 	if (k->raw)
-		fprintf(f, "\t\tuint32_t _raw_length;\n\t\tuint8_t _raw[_raw_length];\n");
+		fprintf(f, "\t\tuint32_t %s;\n\t\tuint8_t %s[%s];\n",
+			raw_len, raw, raw_len);
 	fprintf(f, "\t};\n};\n\n");
 }
 
@@ -853,6 +951,12 @@ static int ctf_finish(struct output *o)
 	for (i = 0; i < c->nstreams; i++) {
 		struct ctf_stream *s = &c->streams[i];
 
+		if (s->clamped && c->diag)
+			diagf(c->diag, DIAG_NOTE, c->dir, -1,
+			      "%llu event%s of CPU %zu earlier than the one before %s on that CPU (time went back): written with that event's time",
+			      (unsigned long long)s->clamped,
+			      s->clamped == 1 ? "" : "s", i,
+			      s->clamped == 1 ? "it" : "them");
 		if (s->fd < 0 || (!s->events && !s->pending))
 			continue;
 		ret = ctf_packet_out(c, s, (unsigned int)i);
@@ -903,7 +1007,8 @@ static void ctf_free(struct output *o)
 	free(c);
 }
 
-int output_ctf_new(struct output **o, const char *dir, bool replace)
+int output_ctf_new(struct output **o, const char *dir, bool replace,
+		   struct diag *diag)
 {
 	static const struct output_ops ctf_ops = {
 		.begin = ctf_begin,
@@ -920,6 +1025,7 @@ int output_ctf_new(struct output **o, const char *dir, bool replace)
 		return -ENOMEM;
 	c->o.ops = &ctf_ops;
 	c->replace = replace;
+	c->diag = diag;
 	c->dir = strdup(dir);
 	/* DIR/ is DIR: the temporary folder goes beside it */
 	while (c->dir && strlen(c->dir) > 1 && c->dir[strlen(c->dir) - 1] == '/')

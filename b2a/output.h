@@ -156,8 +156,10 @@ int output_pg_new(struct output **o, const struct pg_options *opt);
 
 /* A CTF 1.8 trace in the folder dir: metadata and stream_N per CPU, as
  * babeltrace2 reads them, put in place when finished; dir missing or
- * empty, or a trace that replace allows to overwrite (out_ctf.c). */
-int output_ctf_new(struct output **o, const char *dir, bool replace);
+ * empty, or a trace that replace allows to overwrite (out_ctf.c).  diag
+ * (may be NULL) takes its notes. */
+int output_ctf_new(struct output **o, const char *dir, bool replace,
+		   struct diag *diag);
 
 /*
  * --timechart: an SVG picture of the CPUs, the busiest procs tasks (the

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,17 +13,35 @@ static size_t hash(uint32_t tid, size_t mask)
 
 int procmap_init(struct procmap *pm)
 {
+	struct proc *p;
+	unsigned int cpu;
+
 	pm->mask = 1023;
 	pm->used = 0;
 	pm->gen = 0;
 	pm->slots = calloc(pm->mask + 1, sizeof(*pm->slots));
-	return pm->slots ? 0 : -ENOMEM;
+	pm->idle = calloc(PROC_NR_CPUS, sizeof(*pm->idle));
+	if (!pm->slots || !pm->idle) {
+		procmap_free(pm);
+		return -ENOMEM;
+	}
+	for (cpu = 0; cpu < PROC_NR_CPUS; cpu++) {
+		p = &pm->idle[cpu];
+		p->pid = 0;
+		p->comm_len = (uint8_t)snprintf(p->comm, sizeof(p->comm),
+						"swapper/%u", cpu);
+		/* tid 0 is each CPU's own: its gen tells them apart */
+		p->gen = cpu + 1;
+	}
+	return 0;
 }
 
 void procmap_free(struct procmap *pm)
 {
 	free(pm->slots);
+	free(pm->idle);
 	pm->slots = NULL;
+	pm->idle = NULL;
 }
 
 const struct proc *procmap_get(const struct procmap *pm, uint32_t tid)
@@ -37,6 +56,12 @@ const struct proc *procmap_get(const struct procmap *pm, uint32_t tid)
 		if (!pm->slots[i].tid)
 			return NULL;
 	}
+}
+
+const struct proc *procmap_thread(const struct procmap *pm, uint32_t tid,
+				  unsigned int cpu)
+{
+	return tid ? procmap_get(pm, tid) : &pm->idle[cpu % PROC_NR_CPUS];
 }
 
 static struct proc *slot_for(struct procmap *pm, uint32_t tid)
@@ -60,6 +85,8 @@ static int grow(struct procmap *pm)
 		if (pm->slots[i].tid)
 			*slot_for(&bigger, pm->slots[i].tid) = pm->slots[i];
 	bigger.used = pm->used;
+	bigger.gen = pm->gen;
+	bigger.idle = pm->idle;
 	free(pm->slots);
 	*pm = bigger;
 	return 0;

@@ -176,7 +176,8 @@ static int on_fork(struct source *c, const struct event *ev,
 		   uint32_t *tid, int32_t *ppid)
 {
 	/* the child starts with its parent's name */
-	const struct proc *parent = procmap_get(&c->procs, ev->tid);
+	const struct proc *parent = procmap_thread(&c->procs, ev->tid,
+						   ev->cpu);
 
 	*tid = (uint32_t)event_int(ev, "new_tid", 0);
 	*ppid = (int32_t)event_int(ev, "ppid", -1);
@@ -267,7 +268,8 @@ static void apply_task(struct source *c)
 
 	if (!ret && c->out->ops->task)
 		ret = c->out->ops->task(c->out, &c->ev,
-					procmap_get(&c->procs, c->ev.tid));
+					procmap_thread(&c->procs, c->ev.tid,
+						       c->ev.cpu));
 	if (ret && !c->error)
 		c->error = ret;
 }
@@ -412,14 +414,41 @@ static void apply_meta(struct source *c, const struct stream *s)
 		      "is malformed (unknown type, or types and names don't pair up)");
 }
 
+/* A flush that was read, at ts: not lost, whatever it held. */
+static void see_seq(struct source *c, const struct stream *s, uint32_t seq,
+		    uint64_t ts)
+{
+	struct seqrun *run = &c->runs[s->order];
+
+	if (c->seq_per_cpu) {
+		if (!run->started)
+			seqrun_init(run, s->cpu, on_gap, c);
+		seqrun_see(run, seq, ts);
+	} else {
+		seqtrack_see(&c->seq, seq, ts);
+	}
+}
+
+/* The flushes the stream read that no record carries, as of ts. */
+static void see_bare(struct source *c, struct stream *s, uint64_t ts)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nbare; i++)
+		see_seq(c, s, s->bare[i], ts);
+	s->nbare = 0;
+}
+
 /* The flush numbers of a record: lost flushes before it, if any. */
-static void track_seq(struct source *c, const struct stream *s)
+static void track_seq(struct source *c, struct stream *s)
 {
 	const struct record *r = &s->rec;
 	struct seqrun *run = &c->runs[s->order];
 
 	if (!r->seq_valid)
 		return;
+	/* damage is not loss: a flush of garbage was there */
+	see_bare(c, s, r->timestamp);
 	if (c->seq_per_cpu) {
 		if (!run->started)
 			seqrun_init(run, s->cpu, on_gap, c);
@@ -480,7 +509,7 @@ static int scan_record(struct source *c, const struct stream *s)
 	return c->scan(c->scan_ctx, &c->ev);
 }
 
-static int handle(struct source *c, const struct stream *s)
+static int handle(struct source *c, struct stream *s)
 {
 	const struct record *r = &s->rec;
 	const struct proc *proc;
@@ -518,7 +547,7 @@ static int handle(struct source *c, const struct stream *s)
 		if (ret)
 			return ret;
 	}
-	proc = procmap_get(&c->procs, c->ev.tid);
+	proc = procmap_thread(&c->procs, c->ev.tid, c->ev.cpu);
 	/* no filter: one test on the hot path */
 	if (!c->filter || filter_event(c->filter, &c->ev, proc)) {
 		ret = c->out->ops->event(c->out, &c->ev, proc);
@@ -927,6 +956,8 @@ int source_finish(struct source *c)
 	struct endcheck_findings f;
 	size_t i;
 
+	for (i = 0; i < c->n && !c->scan; i++)
+		see_bare(c, &c->streams[i], c->streams[i].last_ts);
 	seqtrack_finish(&c->seq);
 	c->stats->lost = c->seq.lost;
 	for (i = 0; i < c->n; i++)

@@ -167,43 +167,134 @@ static bool detect(struct stream *s, const uint8_t *p, size_t avail)
 }
 
 /*
- * Step over garbage: find the next offset at which a flush header (or, in
- * an unframed file, a record head) is plausible.  Returns 1 when found, 0
- * at end of file.
+ * Could the n (< LKET_RECORD_HEAD_SIZE) bytes at p that end a flush be
+ * the start of a record head that the next flush completes?
  */
-static int resync(struct stream *s, bool detecting)
+static bool head_start_ok(const struct stream *s, const uint8_t *p, size_t n)
 {
+	uint16_t m = s->swap ? __builtin_bswap16(LKET_RECORD_MAGIC) :
+		     LKET_RECORD_MAGIC;
+	uint8_t magic[2];
+
+	memcpy(magic, &m, 2);
+	return n && p[0] == magic[0] && (n < 2 || p[1] == magic[1]);
+}
+
+enum resync_to {
+	RESYNC_DETECT,	/* framing and byte order, from the start */
+	RESYNC_FRAME,	/* a flush header, or a record head if unframed */
+	RESYNC_IN_FLUSH,	/* a record head, within the current flush */
+};
+
+/*
+ * A record head at s->pos inside the current flush, whose record ends
+ * the flush, goes on in the next one, or is followed by another record
+ * head (or by the start of one that the next flush completes): one head
+ * alone is too easily found in garbage.  1 yes, 0 no, or < 0.
+ */
+static int flush_head_ok(struct stream *s)
+{
+	size_t avail, need, rest, total;
+	const uint8_t *p;
+	int ret;
+
+	if (s->pdu_left < LKET_RECORD_HEAD_SIZE) {
+		ret = fill(s, s->pdu_left, &avail);
+		if (ret)
+			return ret;
+		return avail >= s->pdu_left &&
+		       head_start_ok(s, s->buf + s->pos, s->pdu_left);
+	}
+	ret = fill(s, LKET_RECORD_HEAD_SIZE, &avail);
+	if (ret)
+		return ret;
+	p = s->buf + s->pos;
+	if (avail < LKET_RECORD_HEAD_SIZE ||
+	    !record_head_ok(p, s->swap, LKET_RECORD_MAX))
+		return 0;
+	total = stream_u16(s, p + 2);
+	if (total >= s->pdu_left)
+		return 1;
+	rest = s->pdu_left - total;
+	need = total + (rest < LKET_RECORD_HEAD_SIZE ? rest :
+			LKET_RECORD_HEAD_SIZE);
+	ret = fill(s, need, &avail);
+	if (ret)
+		return ret;
+	if (avail < need)
+		return 1;	/* the file ends first: a truncated flush */
+	p = s->buf + s->pos + total;
+	return rest < LKET_RECORD_HEAD_SIZE ? head_start_ok(s, p, rest) :
+	       record_head_ok(p, s->swap, LKET_RECORD_MAX);
+}
+
+/* Is what is at s->pos (avail bytes) where resync(to) stops?  Or < 0. */
+static int resync_here(struct stream *s, enum resync_to to, size_t avail)
+{
+	const uint8_t *p = s->buf + s->pos;
+
+	switch (to) {
+	case RESYNC_DETECT:
+		return detect(s, p, avail);
+	case RESYNC_IN_FLUSH:
+		return flush_head_ok(s);
+	default:
+		return s->framing == FRAMING_NONE ?
+		       avail >= LKET_RECORD_HEAD_SIZE &&
+		       record_head_ok(p, s->swap, LKET_RECORD_MAX) :
+		       frame_ok(s, p, avail, s->framing, s->swap, false);
+	}
+}
+
+/*
+ * Step over garbage: find the next offset at which a flush header (or, in
+ * an unframed file, a record head) is plausible, or, inside a flush, a
+ * record head: what follows garbage in a flush is read, not the whole
+ * flush dropped.  Returns 1 when found (in a flush: or when the flush
+ * ends), 0 at end of file, < 0 on a read error.
+ */
+static int resync(struct stream *s, enum resync_to to)
+{
+	bool in_flush = to == RESYNC_IN_FLUSH;
 	uint64_t start = file_pos(s);
 	size_t avail, want;
 	int ret;
 
-	want = frame_header_size(s->framing) + LKET_RECORD_HEAD_SIZE;
+	want = in_flush ? LKET_RECORD_HEAD_SIZE :
+	       frame_header_size(s->framing) + LKET_RECORD_HEAD_SIZE;
 	for (;;) {
+		if (in_flush && !s->pdu_left)
+			break;
 		ret = fill(s, want, &avail);
 		if (ret)
 			return ret;
-		if (avail < want && avail == 0)
+		if (avail == 0)
 			break;
-		if (detecting ? detect(s, s->buf + s->pos, avail) :
-		    s->framing == FRAMING_NONE ?
-		    avail >= LKET_RECORD_HEAD_SIZE &&
-		    record_head_ok(s->buf + s->pos, s->swap, LKET_RECORD_MAX) :
-		    frame_ok(s, s->buf + s->pos, avail, s->framing, s->swap,
-			     false))
+		ret = resync_here(s, to, avail);
+		if (ret < 0)
+			return ret;
+		if (ret)
 			break;
-		if (avail < want) {
+		if (avail < want && !in_flush) {
 			/* too few bytes left to hold anything */
 			s->pos = s->len;
 			break;
 		}
 		s->pos++;
+		if (in_flush)
+			s->pdu_left--;
 	}
-	if (file_pos(s) != start)
+	if (file_pos(s) != start && in_flush)
+		diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)start,
+		      "%llu bytes of garbage skipped in flush %u%s",
+		      (unsigned long long)(file_pos(s) - start), s->seq,
+		      s->pdu_left ? "" : ", to its end");
+	else if (file_pos(s) != start)
 		diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)start,
 		     "%llu bytes of garbage skipped%s",
 		     (unsigned long long)(file_pos(s) - start),
 		     s->len - s->pos ? "" : " (up to end of file)");
-	return s->len - s->pos ? 1 : 0;
+	return s->len - s->pos || (in_flush && !s->pdu_left) ? 1 : 0;
 }
 
 /* Framing and byte order, from the first bytes. */
@@ -224,7 +315,7 @@ static int start(struct stream *s)
 			return 0;
 		}
 	}
-	ret = resync(s, true);
+	ret = resync(s, RESYNC_DETECT);
 	return ret < 0 ? ret : 0;
 }
 
@@ -301,6 +392,52 @@ void stream_close(struct stream *s)
 	s->buf = s->span = NULL;
 }
 
+/* A flush read that no record's number will say was there. */
+static void bare_flush(struct stream *s, uint32_t seq)
+{
+	if (s->nbare == STREAM_BARE) {
+		memmove(s->bare, s->bare + 1, sizeof(s->bare) - sizeof(*s->bare));
+		s->nbare--;
+	}
+	s->bare[s->nbare++] = seq;
+}
+
+/*
+ * A flush header at s->pos whose payload starts with no record head (a
+ * transport failure's stale bytes at its start): still a flush when the
+ * header is plausible and the flush ends where the file does or where
+ * another plausible flush header is, so that the records after the garbage
+ * are read (resync(RESYNC_IN_FLUSH)) rather than the flush skipped as
+ * garbage.  The end is looked at only if the window holds it.
+ */
+static int damaged_frame_ok(struct stream *s)
+{
+	size_t hlen = frame_header_size(s->framing), avail, end;
+	const uint8_t *p;
+	uint32_t len;
+	int ret;
+
+	ret = fill(s, hlen + LKET_RECORD_HEAD_SIZE, &avail);
+	if (ret)
+		return ret;
+	p = s->buf + s->pos;
+	if (!frame_ok(s, p, avail, s->framing, s->swap, true))
+		return 0;
+	len = stream_u32(s, p + hlen - 4);
+	end = hlen + len;
+	if (end + hlen + LKET_RECORD_HEAD_SIZE > s->cap)
+		return 0;
+	ret = fill(s, end + hlen + LKET_RECORD_HEAD_SIZE, &avail);
+	if (ret)
+		return ret;
+	p = s->buf + s->pos;
+	if (avail == end)
+		return 1;	/* the last flush of the file */
+	/* the next header judged alone: its flush may be damaged too */
+	return avail > end &&
+	       frame_ok(s, p + end, avail - end, s->framing, s->swap, true);
+}
+
 /*
  * Start the next flush.  Returns 1 when one was found (s->pdu_left set),
  * 0 at end of file, < 0 on a read error.
@@ -320,6 +457,11 @@ static int next_frame(struct stream *s, bool span)
 		if (frame_ok(s, s->buf + s->pos, avail, s->framing, s->swap,
 			     span))
 			break;
+		ret = span ? 0 : damaged_frame_ok(s);
+		if (ret < 0)
+			return ret;
+		if (ret)
+			break;
 		if (avail <= hlen) {
 			diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)file_pos(s),
 			     "file ends inside a flush header (%zu bytes)",
@@ -329,10 +471,12 @@ static int next_frame(struct stream *s, bool span)
 		}
 		if (span)
 			return 2;	/* the caller drops the partial record */
-		ret = resync(s, false);
+		ret = resync(s, RESYNC_FRAME);
 		if (ret <= 0)
 			return ret;
 	}
+	if (s->have_seq && s->new_frame)
+		bare_flush(s, s->seq);
 	s->seq = stream_u32(s, s->buf + s->pos + hlen - 8);
 	s->pdu_left = stream_u32(s, s->buf + s->pos + hlen - 4);
 	s->have_seq = true;
@@ -411,6 +555,9 @@ static int assemble(struct stream *s, uint64_t off)
 
 	for (;;) {
 		if (!s->pdu_left) {
+			/* a flush that held nothing but the record's middle */
+			if (s->seq != seq)
+				bare_flush(s, s->seq);
 			ret = next_frame(s, true);
 			if (ret < 0)
 				return ret;
@@ -447,29 +594,6 @@ static int assemble(struct stream *s, uint64_t off)
 	     "record cut short after %zu of %zu bytes: dropped", have,
 	     total ? total : (size_t)LKET_RECORD_HEAD_SIZE);
 	return 0;
-}
-
-/*
- * Step over the rest of the current flush, refilling the window as often
- * as it takes: a flush may be larger than the window, whose size must not
- * decide what survives.  Returns 1, 0 when the file ends first, or < 0.
- */
-static int skip_pdu(struct stream *s)
-{
-	size_t avail, take;
-	int ret;
-
-	while (s->pdu_left) {
-		ret = fill(s, 1, &avail);
-		if (ret)
-			return ret;
-		if (!avail)
-			return 0;	/* truncated: nothing more to read */
-		take = avail < s->pdu_left ? avail : (size_t)s->pdu_left;
-		s->pos += take;
-		s->pdu_left -= take;
-	}
-	return 1;
 }
 
 /* A complete record at p that s->skip says to step over. */
@@ -552,12 +676,11 @@ static int next_framed(struct stream *s)
 				return 1;
 			}
 		} else if (avail >= LKET_RECORD_HEAD_SIZE ||
-			   avail < s->pdu_left) {
-			/* not a record where one must start */
-			diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)off,
-			     "no record where one should start: %llu bytes of flush %u skipped",
-			     (unsigned long long)s->pdu_left, s->seq);
-			ret = skip_pdu(s);
+			   avail < s->pdu_left ||
+			   !head_start_ok(s, s->buf + s->pos, avail)) {
+			/* not a record where one must start: on to the next
+			 * record head in the flush */
+			ret = resync(s, RESYNC_IN_FLUSH);
 			if (ret <= 0)
 				return ret;
 			continue;
@@ -610,7 +733,7 @@ static int next_unframed(struct stream *s)
 			s->pos = s->len;
 			return 0;
 		}
-		ret = resync(s, false);
+		ret = resync(s, RESYNC_FRAME);
 		if (ret <= 0)
 			return ret;
 	}
@@ -630,5 +753,9 @@ int stream_next(struct stream *s)
 	ret = s->framing == FRAMING_NONE ? next_unframed(s) : next_framed(s);
 	if (ret <= 0 && s->back_n)
 		report_back(s);
+	if (ret <= 0 && s->have_seq && s->new_frame) {
+		bare_flush(s, s->seq);
+		s->new_frame = false;
+	}
 	return ret;
 }

@@ -8,7 +8,8 @@
  * pointing into its read window when the record lies inside one flush and
  * into a side buffer when it spans flushes.  Garbage (a transport failure's
  * stale bytes, a torn write) is reported by file offset and stepped over by
- * resynchronising on the next plausible frame or record.  Memory is a fixed
+ * resynchronising on the next plausible frame or record, inside a flush
+ * too: the records after garbage in a flush are read.  Memory is a fixed
  * window, whatever the file's size.
  */
 #ifndef LKET_STREAM_H
@@ -68,6 +69,15 @@ struct stream {
 	uint32_t seq;		/* of the current flush */
 	bool have_seq;
 	bool new_frame;		/* the current flush has yielded no record yet */
+	/*
+	 * Flushes read whose number no record carries (all garbage, or the
+	 * middle of a record over three): they were not lost, which the
+	 * caller's lost-flush tracking must know; it takes them from here
+	 * (nbare = 0).  More than STREAM_BARE in a row: the oldest dropped.
+	 */
+#define STREAM_BARE	8
+	uint32_t bare[STREAM_BARE];
+	unsigned int nbare;
 
 	uint8_t *span;		/* a record assembled across flushes */
 

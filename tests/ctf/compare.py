@@ -74,11 +74,15 @@ def quoted(s, i):
     return i + 1
 
 
+CTF_NAME = 126
+
+
 def lket_fields(s):
     fields, i = [], 0
     while i < len(s):
         eq = s.index('=', i)
-        name = s[i:eq]
+        # a CTF member name keeps 127 bytes, its leading '_' one of them
+        name = s[i:eq][:CTF_NAME]
         j = eq + 1
         if s[j] == '"':
             k = quoted(s, j)
@@ -220,10 +224,15 @@ def bt_fields(s):
         if name == 'raw':
             raw = v
             continue
-        # a name met before in the event was made unique: name_N
+        # a name met before in the event was made unique: name_N, name
+        # cut for the number to fit when it is as long as a name can be
         m = re.match(r'(.*)_\d+$', name)
-        if m and any(f[0] == m.group(1) for f in fields):
-            name = m.group(1)
+        if m:
+            for f in fields:
+                if f[0] == m.group(1) or (len(f[0]) == CTF_NAME and
+                                          f[0].startswith(m.group(1))):
+                    name = f[0]
+                    break
         fields.append((name, v))
     if raw is not None:
         fields.append(('raw', raw))
@@ -276,8 +285,19 @@ def stale_empty_strings(w, g):
     return out + g[len(out):]
 
 
+def clamped(events):
+    """the times CTF has: an event earlier than the one before it on its
+    CPU takes that one's time (lket-b2a(1), CTF)"""
+    out, last = [], 0
+    for ev in events:
+        last = max(last, ev[0])
+        out.append((last,) + ev[1:])
+    return out
+
+
 def main():
     want, lost = lket(sys.argv[1])
+    want = dict((cpu, clamped(w)) for cpu, w in want.items())
     got = babeltrace(sys.argv[2])
     bad = 0
     for cpu in sorted(set(want) | set(got)):

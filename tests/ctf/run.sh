@@ -38,8 +38,44 @@ case_truncated() {
 	$gen golden t && head -c $(($(wc -c < t_1) - 7)) t_1 > x && mv x t_1; }
 case_strings()  { $gen strings t; }
 case_dbnames()  { $gen dbnames t; }
+# field names alike in their first 127 bytes: CTF members of their own
+case_longnames() { $gen longnames t; }
 case_latency()  { $gen latency t; }
 case_moved()    { $gen moved t; }
+# time goes back on CPU 0 for two records: all 8 events read, those two
+# at the time of the one before them, and a note that says so
+case_backwards() { $gen backwards t; }
+check_backwards() {
+	[ "$(grep -c . bt.txt)" = 8 ] &&
+	"$b2a" --no-symbols --ctf ctf2 t 2>&1 > /dev/null |
+		grep -q '^lket-b2a: note: ctf2: 2 events of CPU 0 earlier than the one before them on that CPU (time went back): written with that event.s time$'
+}
+# more system call names than CTF_SYSCALL_CLASSES (4096, out_ctf.c):
+# 2048 names with classes of their own, entry and exit, the last two
+# in syscall_entry and syscall_return, said once
+case_sysnames() { $gen -n 2050 sysnames t; }
+check_sysnames() {
+	[ "$(grep -c '^	name = "syscall_entry_' ctf/metadata)" = 2048 ] &&
+	[ "$(grep -c '^	name = "syscall_exit_' ctf/metadata)" = 2048 ] &&
+	grep -q '^	name = "syscall_entry";$' ctf/metadata &&
+	grep -q '^	name = "syscall_return";$' ctf/metadata &&
+	[ "$(grep -c ' syscall_entry: ' bt.txt)" = 2 ] &&
+	[ "$("$b2a" --no-symbols --ctf ctf2 t 2>&1 > /dev/null |
+		grep -c '^lket-b2a: note: ctf2: more than 4096 system call names: ')" = 1 ]
+}
+# switches to and from the idle task on two CPUs: tid 0 is swapper/N,
+# N its CPU, in the context and in prev_comm and next_comm
+case_idle() { $gen idle t; }
+check_idle() {
+	[ "$(grep -c . bt.txt)" = 14 ] && awk '
+	{ cpu = $0; sub(/.*cpu_id = /, "", cpu); sub(/ .*/, "", cpu)
+	  want = "\"swapper/" cpu "\"" }
+	/ tid = 0, / && !index($0, "tid = 0, pid = 0, procname = " want) { bad++ }
+	/ prev_tid = 0,/ && !index($0, "prev_comm = " want ", prev_tid = 0,") { bad++ }
+	/ next_tid = 0,/ && !index($0, "next_comm = " want ", next_tid = 0,") { bad++ }
+	/ next_tid = 0,/ { idle++ }
+	END { exit bad || idle != 2 }' bt.txt
+}
 # many packets per CPU
 case_syscalls() { $gen -n 200000 syscalls t; }
 case_many()     { $gen many t; }
@@ -61,7 +97,7 @@ check_tasks() {
 case_stacks()   { $gen stacks t; }
 
 cases="golden v5 swapped pcpu pcpu_lost nometa garbage truncated strings
-	dbnames latency moved syscalls many tasks stacks"
+	dbnames longnames latency backwards sysnames idle moved syscalls many tasks stacks"
 [ $# -gt 0 ] && cases=$*
 
 fail=0

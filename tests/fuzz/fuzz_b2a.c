@@ -92,7 +92,7 @@ static int make_output(struct output **out, uint8_t which, int null,
 		if (!mkdtemp(ctf))
 			return -1;
 		*made = true;
-		return output_ctf_new(out, ctf, true);
+		return output_ctf_new(out, ctf, true, NULL);
 	case OUT_SQLITE:
 		fd = mkstemp(db);
 		if (fd < 0)

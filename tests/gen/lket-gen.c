@@ -18,6 +18,13 @@
  *           syscall.entry, syscall.return, ... with names, as
  *           addevent.syscall writes them (bench/peers.sh: the same events
  *           as raw_syscalls recorded by perf and trace-cmd)
+ *   bigflush  two big flushes of CPU 1, 2000 records each, with 40 bytes
+ *           of garbage where a record should start: first thing in one,
+ *           in the middle of the other; between them a flush of garbage
+ *   idle    ls and sh switching to and from the idle task (tid 0) on
+ *           CPU 0 and 1, tid 0 writing records in between
+ *   sysnames  EVENTS system calls of as many names, an entry and a
+ *           return each, on 2 CPUs
  *   strings  strings that JSON and CSV must escape: quotes, commas, line
  *           ends, control bytes, valid and invalid UTF-8, in fields and in
  *           a process name; process names that start like spreadsheet
@@ -31,6 +38,8 @@
  *   dbnames  metadata that text takes and SQL names do not: a field name
  *           five times, a field named xmin, names past 63 bytes, events
  *           named like the database's own tables (events, trace, ...)
+ *   longnames  field names past the 127 bytes a CTF member name keeps,
+ *           alike up to there, and a name twice
  *   many    EVENTS distinct events (group 100 on), one record each
  *   moved   process and SCSI events under IDs of their own (groups 40
  *           and 41), fields added and dropped: a trace whose catalogue
@@ -180,6 +189,50 @@ static void patch16(size_t at, size_t v)
 /* Records the tracer dropped on a CPU since its last packet record (-p). */
 static uint32_t discarded[NCPU];
 
+/* A packet record of cpu at ts into out (-p); its size. */
+static size_t packet_record(int cpu, uint64_t ts, uint8_t *out)
+{
+	size_t save = len, n = LKET_RECORD_HEAD_SIZE + 4;
+
+	/* put() writes into rec; build the packet at its end */
+	len = sizeof(rec) - n;
+	put(LKET_RECORD_MAGIC, 2);
+	put(n, 2);
+	put(n, 2);
+	put(0, 2);
+	put(ts, 8);
+	put(LKET_ID(0, LKET_GROUP_LKET, LKET_HOOK_PACKET, cpu_number[cpu]), 8);
+	put(discarded[cpu], 4);
+	memcpy(out, rec + sizeof(rec) - n, n);
+	discarded[cpu] = 0;
+	len = save;
+	return n;
+}
+
+/* A flush header for a payload of n bytes into head; its size. */
+static size_t frame_head(uint32_t seq, uint32_t n, uint8_t *head)
+{
+	uint32_t words[3] = { LKET_FLUSH_V5_MAGIC, seq, n };
+	size_t save = len, hlen = 0, i;
+
+	for (i = framing == F_V5 ? 0 : 1; framing != F_NONE && i < 3; i++) {
+		/* put() writes into rec; borrow its tail */
+		len = sizeof(rec) - 4;
+		put(words[i], 4);
+		memcpy(head + hlen, rec + sizeof(rec) - 4, 4);
+		hlen += 4;
+	}
+	len = save;
+	return hlen;
+}
+
+/* batch_begin() .. batch_end(): the records of one CPU in one big flush,
+ * with damage() planted in it, as a transport failure leaves it */
+static int batch_cpu = -1;
+static uint32_t batch_seq;
+static uint8_t batch[1 << 20];
+static size_t batch_len;
+
 /*
  * The transport: one flush per record, numbered per CPU or globally.
  * With -p, as the patched runtime writes them: each flush is a frame
@@ -190,8 +243,8 @@ static uint32_t discarded[NCPU];
 static void flush(int cpu, bool lose)
 {
 	uint8_t head[12], packet[LKET_RECORD_HEAD_SIZE + 4];
-	size_t hlen = 0, save = len, plen = 0, i;
-	uint32_t words[3];
+	size_t hlen, plen = 0;
+	uint32_t seq;
 
 	if (rec_timestamp() > last_ts)
 		last_ts = rec_timestamp();
@@ -202,37 +255,44 @@ static void flush(int cpu, bool lose)
 	}
 	/* the tracer counts what it wrote, lost on the way or not */
 	written[cpu]++;
-	if (per_cpu_seq) {
-		/* put() writes into rec; build the packet at its end */
-		len = sizeof(rec) - sizeof(packet);
-		put(LKET_RECORD_MAGIC, 2);
-		put(sizeof(packet), 2);
-		put(sizeof(packet), 2);
-		put(0, 2);
-		put(rec_timestamp(), 8);
-		put(LKET_ID(0, LKET_GROUP_LKET, LKET_HOOK_PACKET, cpu_number[cpu]), 8);
-		put(discarded[cpu], 4);
-		memcpy(packet, rec + sizeof(rec) - sizeof(packet), sizeof(packet));
-		plen = sizeof(packet);
-		discarded[cpu] = 0;
-		len = save;
+	if (cpu == batch_cpu) {
+		memcpy(batch + batch_len, rec, len);
+		batch_len += len;
+		return;
 	}
-	words[0] = LKET_FLUSH_V5_MAGIC;
-	words[1] = sequence[per_cpu_seq ? cpu : 0]++;
-	words[2] = (uint32_t)(plen + len);
+	if (per_cpu_seq)
+		plen = packet_record(cpu, rec_timestamp(), packet);
+	seq = sequence[per_cpu_seq ? cpu : 0]++;
 	if (lose)
 		return;
-	for (i = framing == F_V5 ? 0 : 1; framing != F_NONE && i < 3; i++) {
-		/* put() writes into rec; borrow its tail */
-		len = sizeof(rec) - 4;
-		put(words[i], 4);
-		memcpy(head + hlen, rec + sizeof(rec) - 4, 4);
-		hlen += 4;
-	}
-	len = save;
+	hlen = frame_head(seq, (uint32_t)(plen + len), head);
 	fwrite(head, 1, hlen, files[cpu]);
 	fwrite(packet, 1, plen, files[cpu]);
 	fwrite(rec, 1, len, files[cpu]);
+}
+
+static void batch_begin(int cpu, uint64_t ts)
+{
+	batch_cpu = cpu;
+	batch_seq = sequence[per_cpu_seq ? cpu : 0]++;
+	batch_len = per_cpu_seq ? packet_record(cpu, ts, batch) : 0;
+}
+
+/* n bytes that are no record, in the flush being gathered */
+static void damage(size_t n)
+{
+	memset(batch + batch_len, 'G', n);
+	batch_len += n;
+}
+
+static void batch_end(void)
+{
+	uint8_t head[12];
+	size_t hlen = frame_head(batch_seq, (uint32_t)batch_len, head);
+
+	fwrite(head, 1, hlen, files[batch_cpu]);
+	fwrite(batch, 1, batch_len, files[batch_cpu]);
+	batch_cpu = -1;
 }
 
 static const struct cat *find(const char *name)
@@ -393,6 +453,24 @@ static void dbnames(void)
 	for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
 		custom(1, t + 400 + 100 * i, 42, 151, (int)i, "INT32:INT64",
 		       I(i), I(0xffffffff81000000ull + i));
+}
+
+/* 129 bytes: names past CTF's 127 that differ only after them */
+#define LONG_130 "a_field_name_that_runs_past_the_127_bytes_a_ctf_member_name_keeps_" \
+	"of_it_so_that_two_such_names_differ_only_in_what_is_cut_off_xyz"
+
+static void longnames(void)
+{
+	uint64_t t = 2000000000ull;
+
+	metadata(t);
+	define(t, 150, 3, "long.fields", "INT32:INT32:INT32:INT32:INT32",
+	       LONG_130 "_first:" LONG_130 "_second:" LONG_130 "_third:x:x");
+	event(0, t, 900, "process.snapshot", I(42), I(42), I(1), "names");
+	custom(0, t + 100, 42, 150, 3, "INT32:INT32:INT32:INT32:INT32",
+	       I(1), I(2), I(3), I(4), I(5));
+	custom(1, t + 200, 42, 150, 3, "INT32:INT32:INT32:INT32:INT32",
+	       I(6), I(7), I(8), I(9), I(10));
 }
 
 /*
@@ -684,6 +762,92 @@ static void syscalls(long n)
 		t += 90 + (state >> 59);
 		event(1, t, 4242, i & 1 ? "syscall.return" : "syscall.entry",
 		      "getppid");
+	}
+}
+
+/*
+ * Two big flushes of CPU 1 (80 KB each, 2000 records of 40 bytes) with
+ * 40 bytes of garbage in them, where a record should start: first thing
+ * in the first, after 1000 records in the second; between them, a flush
+ * of 64 bytes of garbage and nothing else.  Flushes of one record
+ * before them (CPU 1's first is one: its framing is told from it), and
+ * after them.
+ */
+static void bigflush(void)
+{
+	uint64_t t = 8000000000ull;
+	int i, k;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(4242), I(4242), I(1), "sleeper");
+	event(0, t, 900, "process.snapshot", I(4243), I(4243), I(1), "other");
+	event(1, t + 5, 4242, "syscall.entry", "getpid");
+	for (k = 0; k < 2; k++) {
+		event(0, t + 100000 * (uint64_t)k + 10, 4243, "syscall.entry",
+		      "read");
+		batch_begin(1, t + 100000 * (uint64_t)k + 20);
+		for (i = 0; i < 2000; i++) {
+			if (i == (k ? 1000 : 0))
+				damage(40);
+			event(1, t + 100000 * (uint64_t)k + 20 + 10 * (uint64_t)i,
+			      4242, i & 1 ? "syscall.return" : "syscall.entry",
+			      "clock_nanosleep");
+		}
+		batch_end();
+		/* and a flush of garbage alone (but its packet record) */
+		if (!k) {
+			batch_begin(1, t + 50000);
+			damage(64);
+			batch_end();
+		}
+	}
+	event(0, t + 300000, 4243, "syscall.return", "read");
+	event(1, t + 300000, 4242, "syscall.return", "getpid");
+}
+
+/*
+ * Switches to and from the idle task (tid 0) on both CPUs: ls and sh
+ * run, go idle, run again; tid 0 writes records while idle.
+ */
+static void idle(void)
+{
+	uint64_t t = 9000000000ull;
+	int cpu;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(4300), I(4300), I(1), "ls");
+	event(0, t, 900, "process.snapshot", I(4301), I(4301), I(1), "sh");
+	for (cpu = 0; cpu < 2; cpu++) {
+		uint32_t tid = 4300 + (uint32_t)cpu;
+		uint64_t c = t + 10 * (uint64_t)cpu;
+
+		event(cpu, c + 100, 0, "tskdispatch.ctxswitch", I(0), I(tid),
+		      I(0));
+		event(cpu, c + 200, tid, "syscall.entry", "read");
+		event(cpu, c + 300, tid, "tskdispatch.ctxswitch", I(tid), I(0),
+		      I(1));
+		event(cpu, c + 400, 0, "tskdispatch.cpuidle", I(0));
+		event(cpu, c + 500, 0, "tskdispatch.ctxswitch", I(0), I(tid),
+		      I(0));
+		event(cpu, c + 600, tid, "syscall.return", "read");
+	}
+}
+
+/* EVENTS system calls of distinct names, an entry and a return each. */
+static void sysnames(long n)
+{
+	uint64_t t = 1000000000ull;
+	char name[32];
+	long i;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(4242), I(4242), I(1), "calls");
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "call_%ld", i);
+		event((int)(i & 1), t + 100 * (uint64_t)i + 10, 4242,
+		      "syscall.entry", name);
+		event((int)(i & 1), t + 100 * (uint64_t)i + 60, 4242,
+		      "syscall.return", name);
 	}
 }
 
@@ -1096,6 +1260,11 @@ static void make_syscalls(void)
 	syscalls(nr_events);
 }
 
+static void make_sysnames(void)
+{
+	sysnames(nr_events);
+}
+
 static void make_many(void)
 {
 	many(nr_events);
@@ -1117,9 +1286,9 @@ static const struct trace_kind {
 } kinds[] = {
 	{ "golden", make_golden }, { "badmeta", make_badmeta },
 	{ "nometa", make_nometa }, { "bench", make_bench },
-	{ "syscalls", make_syscalls }, { "strings", strings },
+	{ "syscalls", make_syscalls }, { "idle", idle }, { "bigflush", bigflush }, { "sysnames", make_sysnames }, { "strings", strings },
 	{ "latency", latency }, { "backwards", backwards },
-	{ "dbnames", dbnames }, { "many", make_many }, { "moved", moved },
+	{ "dbnames", dbnames }, { "longnames", longnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },
 	{ "stacks", stacks }, { "stackslate", stackslate },
 	{ "stackbench", make_stackbench }, { "rpc", rpc },

@@ -107,6 +107,12 @@ case_truncated() {
 case_truncated_raw() {
 	$gen -f none golden t && head -c $(($(wc -c < t_1) - 3)) t_1 > x &&
 		mv x t_1; echo t; }
+# garbage inside big flushes of CPU 1 (lket-gen bigflush): the records
+# after it are read, the flushes are damaged, none of them lost; with
+# format version 3 none of the records is missing either
+case_bigflush() { $gen bigflush t; echo --stat t; }
+case_bigflush_text() { $gen bigflush t; echo --to 0.00000006 t; }
+case_bigflush_end() { $gen -p -e bigflush t; echo --stat t; }
 # garbage only: nothing decodable in t_1
 case_junk()     { $gen golden t && head -c 300 /dev/zero | tr '\0' 'J' > t_1; echo t; }
 

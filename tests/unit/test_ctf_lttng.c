@@ -69,6 +69,11 @@ static void test_sched_switch(void **state)
 	assert_int_equal(v.i, 2);
 	lttng_value(field_named(l, "next_prio"), &ev, NULL, &pm, &v);
 	assert_int_equal(v.i, 20);
+	/* to the idle task: CPU 1's, swapper/1 */
+	ev.v[1].i = 0;
+	lttng_value(field_named(l, "next_comm"), &ev, NULL, &pm, &v);
+	assert_string_equal(v.s, "swapper/1");
+	assert_int_equal(v.slen, 9);
 	procmap_free(&pm);
 }
 

@@ -91,7 +91,7 @@ static void test_metadata(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(output_ctf_new(&o, unit_dir, false), 0);
+	assert_int_equal(output_ctf_new(&o, unit_dir, false, NULL), 0);
 	assert_int_equal(o->ops->begin(o, &info), 0);
 	s.rec.data = rec_io;
 	s.rec.size = sizeof(rec_io);

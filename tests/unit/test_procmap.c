@@ -132,6 +132,34 @@ static void test_tid0(void **state)
 	assert_int_equal(pm->used, 0);
 }
 
+/* Thread 0 as a CPU's event sees it: that CPU's idle task, swapper/N. */
+static void test_thread_idle(void **state)
+{
+	struct procmap *pm = *state;
+	const struct proc *p0, *p7;
+	uint32_t tid;
+
+	p0 = procmap_thread(pm, 0, 0);
+	p7 = procmap_thread(pm, 0, 7);
+	assert_int_equal(p0->pid, 0);
+	assert_int_equal(p0->comm_len, 9);
+	assert_memory_equal(p0->comm, "swapper/0", 9);
+	assert_int_equal(p7->comm_len, 9);
+	assert_memory_equal(p7->comm, "swapper/7", 9);
+	assert_memory_equal(procmap_thread(pm, 0, 255)->comm, "swapper/255",
+			    11);
+	/* two CPUs' idle tasks are two names to the outputs' caches */
+	assert_int_not_equal(p0->gen, p7->gen);
+	assert_null(procmap_thread(pm, 42, 0));
+	assert_int_equal(procmap_set(pm, 42, 42, "ls", 2), 0);
+	assert_ptr_equal(procmap_thread(pm, 42, 3), procmap_get(pm, 42));
+	/* and so they stay when the table grows */
+	for (tid = 1000; tid < 3000; tid++)
+		assert_int_equal(procmap_set(pm, tid, 1, "x", 1), 0);
+	assert_memory_equal(procmap_thread(pm, 0, 7)->comm, "swapper/7", 9);
+	assert_true(pm->gen >= 2001);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +171,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_name_from_map_while_growing,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tid0, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_thread_idle, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests_name("procmap", tests, NULL, NULL);

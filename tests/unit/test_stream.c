@@ -426,6 +426,95 @@ static void test_garbage_between_flushes(void **state)
 	}
 }
 
+/*
+ * Garbage inside flushes: the records after it are read; a flush that
+ * starts with garbage is one still (its end is where the next flush
+ * header is); one of garbage alone is left for the lost-flush tracking
+ * to know it was there.
+ */
+static void test_garbage_in_flush(void **state)
+{
+#define GARBAGE8	0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee
+	static const uint8_t file[] = {
+		LE32(1), LE32(32 + 8 + 24 + 28),	/* @0 */
+		REC_A(LE),				/* @8 */
+		GARBAGE8,				/* @40 */
+		REC_B(LE),				/* @48 */
+		REC_C(LE),				/* @72 */
+		LE32(2), LE32(8 + 40),			/* @100 */
+		GARBAGE8,				/* @108 */
+		REC_D(LE),				/* @116 */
+		LE32(3), LE32(8),			/* @156 */
+		GARBAGE8,				/* @164 */
+		LE32(4), LE32(40),			/* @172 */
+		REC_D(LE),				/* @180 */
+	};
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+
+	(void)state;
+	open_fixture(&s, path, sizeof(path), "inflush_cpu0", file,
+		     sizeof(file), &log);
+	expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 8, 1,
+		      true);
+	expect_record(&s, rec_b, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 48, 1,
+		      true);
+	expect_record(&s, rec_c, 3000, LKET_ID(102, 4, 5, 0), 28, 24, 72, 1,
+		      true);
+	expect_record(&s, rec_d, 4000, LKET_ID(103, 1, 2, 0), 40, 40, 116, 2,
+		      true);
+	assert_int_equal(s.nbare, 0);
+	expect_record(&s, rec_d, 4000, LKET_ID(103, 1, 2, 0), 40, 40, 180, 4,
+		      true);
+	/* flush 3 held no record */
+	assert_int_equal(s.nbare, 1);
+	assert_int_equal(s.bare[0], 3);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 3);
+	assert_diag(&log, 0, DIAG_DAMAGE, path, 40,
+		    "8 bytes of garbage skipped in flush 1");
+	assert_diag(&log, 1, DIAG_DAMAGE, path, 108,
+		    "8 bytes of garbage skipped in flush 2");
+	assert_diag(&log, 2, DIAG_DAMAGE, path, 164,
+		    "8 bytes of garbage skipped in flush 3, to its end");
+	stream_close(&s);
+#undef GARBAGE8
+}
+
+/* A record head alone in garbage is garbage: no head after its record. */
+static void test_garbage_like_head(void **state)
+{
+#define GARBAGE8	0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee
+	static const uint8_t file[] = {
+		LE32(1), LE32(32 + 40 + 24),		/* @0 */
+		REC_A(LE),				/* @8 */
+		GARBAGE8,				/* @40 */
+		LE16(LKET_RECORD_MAGIC), LE16(24),	/* @48: a head, */
+		LE16(24), LE16(0),			/* of 24 bytes */
+		GARBAGE8, GARBAGE8,
+		GARBAGE8,				/* @72 */
+		REC_B(LE),				/* @80 */
+	};
+	struct diag_log log;
+	struct stream s;
+	char path[256];
+
+	(void)state;
+	open_fixture(&s, path, sizeof(path), "likehead_cpu0", file,
+		     sizeof(file), &log);
+	expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 8, 1,
+		      true);
+	expect_record(&s, rec_b, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 80, 1,
+		      true);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(log.n, 1);
+	assert_diag(&log, 0, DIAG_DAMAGE, path, 40,
+		    "40 bytes of garbage skipped in flush 1");
+	stream_close(&s);
+#undef GARBAGE8
+}
+
 static void test_garbage_unframed(void **state)
 {
 	static const uint8_t file[] = {
@@ -620,9 +709,9 @@ static void test_resync_any_window(void **state)
 	assert_int_equal(small_log.n, 1);
 	assert_int_equal(large_log.n, 1);
 	assert_diag(&small_log, 0, DIAG_DAMAGE, path, 40,
-		    "no record where one should start: 299968 bytes of flush 1 skipped");
+		    "299968 bytes of garbage skipped in flush 1, to its end");
 	assert_diag(&large_log, 0, DIAG_DAMAGE, path, 40,
-		    "no record where one should start: 299968 bytes of flush 1 skipped");
+		    "299968 bytes of garbage skipped in flush 1, to its end");
 }
 
 /* B goes back before C: reported once, merged by C's time, after C. */
@@ -757,6 +846,8 @@ int main(void)
 		cmocka_unit_test(test_spanning),
 		cmocka_unit_test(test_garbage_between_flushes),
 		cmocka_unit_test(test_garbage_unframed),
+		cmocka_unit_test(test_garbage_in_flush),
+		cmocka_unit_test(test_garbage_like_head),
 		cmocka_unit_test(test_garbage_at_start),
 		cmocka_unit_test(test_truncated_mid_record),
 		cmocka_unit_test(test_pdu_past_end),

@@ -52,6 +52,22 @@ int stream_cpu_from_name(const char *path)
  * many are then available, fewer than n at the end of the file.  Returns
  * 0, or -errno if a read fails.
  */
+
+/* At the end of what a regular file held when opened: say once if it
+ * has grown since (a trace still being written). */
+static void file_grew(struct stream *s)
+{
+	struct stat st;
+
+	if (s->grew_said || fstat(s->fd, &st) < 0 ||
+	    (uint64_t)st.st_size <= s->file_size)
+		return;
+	s->grew_said = true;
+	diagf(s->diag, DIAG_NOTE, s->path, -1,
+	      "grew while being read (%llu bytes now): converted the %llu it had when opened",
+	      (unsigned long long)st.st_size, (unsigned long long)s->file_size);
+}
+
 static int fill(struct stream *s, size_t n, size_t *avail)
 {
 	ssize_t got;
@@ -77,7 +93,21 @@ static int fill(struct stream *s, size_t n, size_t *avail)
 		s->await_writer = false;
 	}
 	while (s->len < n && s->len < s->cap) {
-		got = read(s->fd, s->buf + s->len, s->cap - s->len);
+		size_t want = s->cap - s->len;
+
+		/* a regular file: what it held when opened, not what a
+		 * tracer still writing appends meanwhile */
+		if (s->sized) {
+			uint64_t end = s->buf_off + s->len;
+
+			if (end >= s->file_size) {
+				file_grew(s);
+				break;
+			}
+			if (want > s->file_size - end)
+				want = (size_t)(s->file_size - end);
+		}
+		got = read(s->fd, s->buf + s->len, want);
 		if (got < 0) {
 			if (errno == EINTR)
 				continue;

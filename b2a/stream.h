@@ -49,6 +49,7 @@ struct stream {
 	unsigned int order;	/* place among the files given: breaks ties */
 	uint64_t file_size;	/* 0 unless sized */
 	bool sized;		/* a regular file: its size is known */
+	bool grew_said;		/* it grew while read: said once */
 	bool started;		/* framing detected (or the file is empty) */
 	bool empty;		/* not a byte in it */
 	bool await_writer;	/* a FIFO: wait for a writer before reading */

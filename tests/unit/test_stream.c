@@ -166,6 +166,40 @@ static void test_v4(void **state)
 	stream_close(&s);
 }
 
+/* A file a tracer still appends to: what it held when opened, and a
+ * note; no "truncated", no garbage. */
+static void test_file_grows(void **state)
+{
+	struct diag_log log;
+	struct stream s;
+	char path[256], want[128];
+	FILE *f;
+
+	(void)state;
+	/* the first flush (records A and B) when opened */
+	open_fixture(&s, path, sizeof(path), "grow_cpu0", v4_le, 64, &log);
+	f = fopen(path, "ab");
+	assert_non_null(f);
+	/* then the rest of the file, and half of a flush more */
+	assert_int_equal(fwrite(v4_le + 64, 1, sizeof(v4_le) - 64, f),
+			 sizeof(v4_le) - 64);
+	assert_int_equal(fwrite(v4_le, 1, 20, f), 20);
+	assert_int_equal(fclose(f), 0);
+	expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 8, 1,
+		      true);
+	expect_record(&s, rec_b, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 40, 1,
+		      true);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(s.records, 2);
+	snprintf(want, sizeof(want),
+		 "grew while being read (%zu bytes now): converted the 64 it had when opened",
+		 sizeof(v4_le) + 20);
+	assert_int_equal(log.n, 1);
+	assert_diag(&log, 0, DIAG_NOTE, path, -1, want);
+	assert_int_equal(log.d.damage, 0);
+	stream_close(&s);
+}
+
 static void test_v5(void **state)
 {
 	struct diag_log log;
@@ -857,6 +891,7 @@ int main(void)
 		cmocka_unit_test(test_only_garbage),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_fifo),
+		cmocka_unit_test(test_file_grows),
 		cmocka_unit_test(test_cpu_from_name),
 	};
 

@@ -476,8 +476,9 @@ static bool lket_slot_put(long kind, unsigned long value)
 	return true;
 }
 
-/* The current task's value of kind, its slot kept; false if none. */
-static bool lket_slot_get(long kind, unsigned long *value)
+/* The current task's value of kind, its slot given back or kept; false
+ * if it has none. */
+static bool lket_slot_read(long kind, unsigned long *value, bool give_back)
 {
 	struct lket_task_slots *t = lket_slots(kind);
 	int i = lket_slot_find(t);
@@ -485,20 +486,10 @@ static bool lket_slot_get(long kind, unsigned long *value)
 	if (i < 0)
 		return false;
 	*value = READ_ONCE(t->value[i]);
-	return true;
-}
-
-/* The current task's value of kind, its slot given back; false if none. */
-static bool lket_slot_take(long kind, unsigned long *value)
-{
-	struct lket_task_slots *t = lket_slots(kind);
-	int i = lket_slot_find(t);
-
-	if (i < 0)
-		return false;
-	*value = READ_ONCE(t->value[i]);
-	WRITE_ONCE(t->task[i], NULL);
-	atomic_dec(&t->held);
+	if (give_back) {
+		WRITE_ONCE(t->task[i], NULL);
+		atomic_dec(&t->held);
+	}
 	return true;
 }
 

@@ -62,6 +62,7 @@ struct task {
 	char comm[PROC_COMM_LEN + 1];
 	uint8_t sched;
 	bool in_sys;
+	int cpu;		/* where it last was switched in; -1 */
 	uint64_t since;		/* of the current state */
 	uint64_t run, sys, events;	/* ns on a CPU; in a system call */
 	struct tc_lane *lane;	/* NULL: summed up in others */
@@ -166,6 +167,7 @@ static struct task *task_get(struct chart *c, uint32_t tid)
 	t->tid = tid;
 	t->pid = -1;
 	t->rpc = -1;
+	t->cpu = -1;
 	return t;
 }
 
@@ -265,12 +267,32 @@ static void cpu_switch(struct chart *c, unsigned int cpu, uint64_t ts,
 	p->since = ts;
 }
 
+/* From ts on the task is in a state no record tells: not drawn. */
+static void task_unknown(struct chart *c, struct task *t, uint64_t ts)
+{
+	task_account(c, t, ts);
+	t->sched = S_UNKNOWN;
+	t->cpu = -1;
+}
+
 static void on_ctxswitch(struct chart *c, const struct event *ev, uint64_t ts)
 {
 	uint32_t prev = (uint32_t)event_int(ev, "prev_pid", 0);
 	uint32_t next = (uint32_t)event_int(ev, "next_pid", 0);
+	struct cpu *p = cpu_get(c, ev->cpu);
+	struct u64map_slot *slot;
 	struct task *t;
 
+	/*
+	 * A task runs only while it is its CPU's current one: whatever ran
+	 * here before stops now, even if its switch-out was not recorded.
+	 */
+	slot = p && p->tid ? u64map_find(&c->task_of, p->tid) : NULL;
+	if (slot) {
+		t = &c->tasks[slot->val];
+		if (t->sched == S_RUNNING && t->cpu == (int)ev->cpu)
+			task_unknown(c, t, ts);
+	}
 	cpu_switch(c, ev->cpu, ts, next);
 	t = task_active(c, prev);
 	if (t) {
@@ -278,11 +300,13 @@ static void on_ctxswitch(struct chart *c, const struct event *ev, uint64_t ts)
 		/* TASK_RUNNING (0) when switched out: preempted */
 		t->sched = event_int(ev, "prev_state", 1) ? S_SLEEPING :
 			   S_WAITING;
+		t->cpu = -1;
 	}
 	t = task_active(c, next);
 	if (t) {
 		task_account(c, t, ts);
 		t->sched = S_RUNNING;
+		t->cpu = (int)ev->cpu;
 	}
 }
 

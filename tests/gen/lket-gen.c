@@ -35,6 +35,8 @@
  *   moved   process and SCSI events under IDs of their own (groups 40
  *           and 41), fields added and dropped: a trace whose catalogue
  *           differs, decoded by its metadata and known by its names
+ *   lanes   lanes the timechart must end: a task that exits, a kworker
+ *           whose switch-out is missing
  *   timechart  EVENTS records of 8 tasks on 2 CPUs: context switches,
  *           idle, system calls, page faults, forks and execs, signals,
  *           block requests (ioscheduler, scsi), RPC calls
@@ -965,6 +967,40 @@ static void tasks(void)
 	event(1, t + 1100, 5000, "lket.task_exit", I(5000), I(5000));
 }
 
+/*
+ * What the timechart must end: a task that exits (lket.task_exit) early
+ * in a second of trace, then is switched out dead; a kworker whose
+ * switch-out is missing (CPU 1 switches in another task 1.27 ms after
+ * it); then CPU 0 busy until the end.
+ */
+static void lanes(void)
+{
+	uint64_t t = 1000000000ull;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(7001), I(7001), I(1), "sh");
+	event(0, t, 900, "process.snapshot", I(7002), I(7002), I(2),
+	      "kworker/1:0");
+	event(0, t, 900, "process.snapshot", I(7003), I(7003), I(1), "worker");
+	event(0, t, 900, "process.snapshot", I(7004), I(7004), I(7001),
+	      "short");
+	event(0, t + 1000, 0, "tskdispatch.ctxswitch", I(0), I(7004), I(0));
+	event(1, t + 50000, 0, "tskdispatch.ctxswitch", I(0), I(7002), I(0));
+	event(0, t + 100000, 7004, "syscall.entry", "exit_group");
+	event(0, t + 200000, 7004, "lket.task_exit", I(7004), I(7004));
+	/* TASK_DEAD: switched out for good */
+	event(0, t + 210000, 7004, "tskdispatch.ctxswitch", I(7004), I(7001),
+	      I(0x80));
+	/* the kworker's switch-out (7002 -> 7003) was never recorded */
+	event(1, t + 1320000, 0, "tskdispatch.ctxswitch", I(0), I(7003),
+	      I(0));
+	event(1, t + 3000000, 7003, "tskdispatch.ctxswitch", I(7003), I(0),
+	      I(1));
+	event(0, t + 500000000, 7001, "syscall.entry", "read");
+	event(0, t + 600000000, 7001, "syscall.return", "read");
+	event(0, t + 1000000000, 7001, "syscall.entry", "write");
+}
+
 static long nr_events = 1000000;
 
 static const char *out_prefix;
@@ -1116,6 +1152,7 @@ static const struct trace_kind {
 	{ "latency", latency }, { "backwards", backwards },
 	{ "dbnames", dbnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },
+	{ "lanes", lanes },
 	{ "stacks", stacks }, { "stackslate", stackslate },
 	{ "stackbench", make_stackbench }, { "rpc", rpc },
 };

@@ -8,7 +8,8 @@
 
 timechart: the CPU, task, device and RPC lanes, and the markers summed
 over the lanes, are those lket.out holds; every box and marker has a
-<title>; what the trace lacks is said in a note.  histogram: one
+<title>; what the trace lacks is said in a note; no task is drawn running
+longer than it was its CPU's current task.  histogram: one
 histogram per event of the report's "per event" table, its bars summing
 to the count, p50/p90/p99/max where the report says.  pixels: the PNG
 chromium rendered is not blank, and boxes show their fill colour at
@@ -35,7 +36,7 @@ def want(what, got, expected):
 
 
 def read_events(path):
-    """lket.out lines as (cpu, tid, event, {field: value})."""
+    """lket.out lines as (cpu, tid, event, {field: value}, ns)."""
     events = []
     for line in open(path, encoding='utf-8', errors='replace'):
         parts = line.split(' ', 6)
@@ -43,7 +44,9 @@ def read_events(path):
             continue
         fields = dict(re.findall(r'(\w+)=("(?:[^"\\]|\\.)*"|\S+)',
                                  parts[6] if len(parts) > 6 else ''))
-        events.append((int(parts[1]), int(parts[2]), parts[5], fields))
+        sec, _, frac = parts[0].partition('.')
+        ns = int(sec) * 10**9 + int(frac.ljust(9, '0'))
+        events.append((int(parts[1]), int(parts[2]), parts[5], fields, ns))
     return events
 
 
@@ -60,7 +63,7 @@ def expected_chart(events):
     marks = e['marks']
     pending = {}        # (source, request_addr) -> submitter tid
     rpc = {}            # tid -> server
-    for cpu, tid, name, f in events:
+    for cpu, tid, name, f, _ in events:
         if name != 'process.snapshot' and tid:
             e['tasks'].add(tid)
         if name == 'tskdispatch.ctxswitch':
@@ -109,6 +112,57 @@ def expected_chart(events):
     return e
 
 
+def on_cpu(events):
+    """ns each task was its CPU's current task: from its switch-in to the
+    next switch on that CPU, its own switch-out or the end."""
+    cur, run = {}, {}           # cpu -> (tid, since); tid -> ns
+    where = {}                  # tid -> cpu it runs on
+
+    def stop(tid, ts):
+        cpu = where.pop(tid, None)
+        if cpu is None:
+            return
+        since = cur.pop(cpu)[1]
+        run[tid] = run.get(tid, 0) + max(ts - since, 0)
+
+    end = max([e[4] for e in events] + [0])
+    for e in events:
+        cpu, _, name, f, ts = e
+        if name != 'tskdispatch.ctxswitch':
+            continue
+        if cpu in cur:
+            stop(cur[cpu][0], ts)
+        stop(num(f['prev_pid']), ts)
+        nxt = num(f['next_pid'])
+        if nxt:
+            stop(nxt, ts)
+            cur[cpu], where[nxt] = (nxt, ts), cpu
+    for tid in list(where):
+        stop(tid, end)
+    return run
+
+
+def duration(words):
+    """svg_duration()'s words back to ns."""
+    v, unit = words.split()
+    return float(v) * {'ns': 1, 'us': 1e3, 'ms': 1e6, 's': 1e9}[unit]
+
+
+def check_task_times(root, events):
+    """Time running drawn within time on a CPU."""
+    run = on_cpu(events)
+    for g in lanes(root, 'task'):
+        tid = int(g.get('data-tid'))
+        boxes = [r for r in g.iter(NS + 'rect') if r.get('class') == 'box']
+        drawn = sum(duration(re.search(r'; running ([^,]+),',
+                                       r.find(NS + 'title').text).group(1))
+                    for r in boxes)
+        # each box's words are rounded to 3 digits
+        if drawn > run.get(tid, 0) * 1.01 + 1000:
+            fail('tid %d drawn running %.0f ns, on a CPU %d ns'
+                 % (tid, drawn, run.get(tid, 0)))
+
+
 def lanes(root, kind):
     return [g for g in root.iter(NS + 'g')
             if g.get('class') == 'lane' and g.get('data-kind') == kind]
@@ -120,7 +174,9 @@ def label(lane):
 
 def check_timechart(out, svg, procs):
     root = ET.parse(svg).getroot()
-    e = expected_chart(read_events(out))
+    events = read_events(out)
+    e = expected_chart(events)
+    check_task_times(root, events)
     want('CPU lanes', sorted(label(g) for g in lanes(root, 'cpu')),
          sorted('CPU %d' % c for c in e['cpus']))
     tasks = [int(g.get('data-tid')) for g in lanes(root, 'task')]

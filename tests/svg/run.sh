@@ -36,12 +36,14 @@ case_procs()     { $gen -n 5000 timechart t; echo --timechart-procs 3; }
 case_nometa()    { $gen nometa t; }
 # process names with quotes, <, control bytes and invalid UTF-8
 case_strings()   { $gen strings t; }
+# a kworker whose switch-out is missing: its run ends
+case_lanes()     { $gen lanes t; }
 # damaged: CPU 1's file cut 7 bytes short; what is left is drawn
 case_truncated() {
 	$gen -n 3000 timechart t && head -c $(($(wc -c < t_1) - 7)) t_1 > x &&
 		mv x t_1; }
 
-cases="timechart golden latency sched procs nometa strings truncated"
+cases="timechart golden latency sched procs nometa strings lanes truncated"
 [ $# -gt 0 ] && cases=$*
 
 # render SVG PNG: chromium's screenshot of the SVG at its own size

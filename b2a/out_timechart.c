@@ -62,6 +62,7 @@ struct task {
 	char comm[PROC_COMM_LEN + 1];
 	uint8_t sched;
 	bool in_sys;
+	bool dead;		/* exited: its lane ends */
 	int cpu;		/* where it last was switched in; -1 */
 	uint64_t since;		/* of the current state */
 	uint64_t run, sys, events;	/* ns on a CPU; in a system call */
@@ -275,6 +276,14 @@ static void task_unknown(struct chart *c, struct task *t, uint64_t ts)
 	t->cpu = -1;
 }
 
+/* The task exited: its lane ends there (exit_group never returns). */
+static void task_exit(struct chart *c, struct task *t, uint64_t ts)
+{
+	task_unknown(c, t, ts);
+	t->in_sys = false;
+	t->dead = true;
+}
+
 static void on_ctxswitch(struct chart *c, const struct event *ev, uint64_t ts)
 {
 	uint32_t prev = (uint32_t)event_int(ev, "prev_pid", 0);
@@ -295,7 +304,7 @@ static void on_ctxswitch(struct chart *c, const struct event *ev, uint64_t ts)
 	}
 	cpu_switch(c, ev->cpu, ts, next);
 	t = task_active(c, prev);
-	if (t) {
+	if (t && !t->dead) {
 		task_account(c, t, ts);
 		/* TASK_RUNNING (0) when switched out: preempted */
 		t->sched = event_int(ev, "prev_state", 1) ? S_SLEEPING :
@@ -303,7 +312,7 @@ static void on_ctxswitch(struct chart *c, const struct event *ev, uint64_t ts)
 		t->cpu = -1;
 	}
 	t = task_active(c, next);
-	if (t) {
+	if (t && !t->dead) {
 		task_account(c, t, ts);
 		t->sched = S_RUNNING;
 		t->cpu = (int)ev->cpu;
@@ -474,6 +483,8 @@ static int tchart_event(struct output *o, const struct event *ev,
 		if (t)
 			task_mark(c, t, ts, TC_FORK);
 		other = task_active(c, (uint32_t)event_int(ev, "new_tid", 0));
+		if (other)
+			other->dead = false;	/* a tid used again */
 		if (other && t) {
 			other->pid = (int32_t)event_int(ev, "new_pid", -1);
 			memcpy(other->comm, t->comm, sizeof(t->comm));
@@ -482,6 +493,12 @@ static int tchart_event(struct output *o, const struct event *ev,
 	case LKET_EV_PROCESS_EXECVE:
 		if (t)
 			task_mark(c, t, ts, TC_EXEC);
+		break;
+	case LKET_NR_EVENTS:
+		/* not in the catalogue, but the name says it */
+		if (t && ev->meta && ev->meta->name &&
+		    !strcmp(ev->meta->name, "process.exit"))
+			task_exit(c, t, ts);
 		break;
 	case LKET_EV_SIGNAL_SEND_ENTRY:
 		if (t)
@@ -524,14 +541,18 @@ static int tchart_process(struct output *o, uint64_t ts, const struct proc *p,
 			  int32_t ppid, const char *event,
 			  const char *host)
 {
-	struct task *t = task_get(chart_of(o), p->tid);
+	struct chart *c = chart_of(o);
+	struct task *t = task_get(c, p->tid);
 
-	(void)ts;
 	(void)ppid;
-	(void)event;
 	(void)host;
-	if (t)
-		task_name(t, p);
+	if (!t)
+		return 0;
+	task_name(t, p);
+	if (!strcmp(event, "lket.task_exit"))
+		task_exit(c, t, ts);
+	else if (!strcmp(event, "lket.task_new"))
+		t->dead = false;	/* a tid used again */
 	return 0;
 }
 

@@ -36,7 +36,7 @@
  *           and 41), fields added and dropped: a trace whose catalogue
  *           differs, decoded by its metadata and known by its names
  *   lanes   lanes the timechart must end: a task that exits, a kworker
- *           whose switch-out is missing
+ *           whose switch-out is missing; prints the exits
  *   timechart  EVENTS records of 8 tasks on 2 CPUs: context switches,
  *           idle, system calls, page faults, forks and execs, signals,
  *           block requests (ioscheduler, scsi), RPC calls
@@ -971,7 +971,8 @@ static void tasks(void)
  * What the timechart must end: a task that exits (lket.task_exit) early
  * in a second of trace, then is switched out dead; a kworker whose
  * switch-out is missing (CPU 1 switches in another task 1.27 ms after
- * it); then CPU 0 busy until the end.
+ * it); then CPU 0 busy until the end.  Prints each exit as "TID SECONDS"
+ * (what lket.out does not show: task records are not events).
  */
 static void lanes(void)
 {
@@ -999,6 +1000,8 @@ static void lanes(void)
 	event(0, t + 500000000, 7001, "syscall.entry", "read");
 	event(0, t + 600000000, 7001, "syscall.return", "read");
 	event(0, t + 1000000000, 7001, "syscall.entry", "write");
+	printf("7004 %llu.%09llu\n", (unsigned long long)(t + 200000) / 1000000000,
+	       (unsigned long long)(t + 200000) % 1000000000);
 }
 
 static long nr_events = 1000000;

@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check lket-b2a's pictures against the lket.out of the same conversion.
 
-  check.py timechart LKET.OUT TIMECHART.SVG [PROCS]
+  check.py timechart LKET.OUT TIMECHART.SVG [PROCS [EXITS]]
   check.py histogram REPORT HISTOGRAM.SVG
   check.py pixels SVG PNG
 
 timechart: the CPU, task, device and RPC lanes, and the markers summed
 over the lanes, are those lket.out holds; every box and marker has a
 <title>; what the trace lacks is said in a note; no task is drawn running
-longer than it was its CPU's current task.  histogram: one
+longer than it was its CPU's current task, nor past its exit (EXITS:
+"TID SECONDS" lines, as task records are not in lket.out).  histogram: one
 histogram per event of the report's "per event" table, its bars summing
 to the count, p50/p90/p99/max where the report says.  pixels: the PNG
 chromium rendered is not blank, and boxes show their fill colour at
@@ -112,9 +113,9 @@ def expected_chart(events):
     return e
 
 
-def on_cpu(events):
+def on_cpu(events, exits):
     """ns each task was its CPU's current task: from its switch-in to the
-    next switch on that CPU, its own switch-out or the end."""
+    next switch on that CPU, its own switch-out, its exit or the end."""
     cur, run = {}, {}           # cpu -> (tid, since); tid -> ns
     where = {}                  # tid -> cpu it runs on
 
@@ -126,15 +127,21 @@ def on_cpu(events):
         run[tid] = run.get(tid, 0) + max(ts - since, 0)
 
     end = max([e[4] for e in events] + [0])
-    for e in events:
-        cpu, _, name, f, ts = e
+    moments = sorted([(e[4], 0, e) for e in events] +
+                     [(ts, 1, tid) for tid, ts in exits.items()],
+                     key=lambda m: m[:2])
+    for ts, kind, e in moments:
+        if kind == 1:
+            stop(e, ts)
+            continue
+        cpu, _, name, f, _ = e
         if name != 'tskdispatch.ctxswitch':
             continue
         if cpu in cur:
             stop(cur[cpu][0], ts)
         stop(num(f['prev_pid']), ts)
         nxt = num(f['next_pid'])
-        if nxt:
+        if nxt and nxt not in exits or nxt and exits[nxt] > ts:
             stop(nxt, ts)
             cur[cpu], where[nxt] = (nxt, ts), cpu
     for tid in list(where):
@@ -148,9 +155,11 @@ def duration(words):
     return float(v) * {'ns': 1, 'us': 1e3, 'ms': 1e6, 's': 1e9}[unit]
 
 
-def check_task_times(root, events):
-    """Time running drawn within time on a CPU."""
-    run = on_cpu(events)
+def check_task_times(root, events, exits):
+    """Time running drawn within time on a CPU; nothing past an exit."""
+    run = on_cpu(events, exits)
+    times = [e[4] for e in events]
+    origin, span = min(times), max(times) - min(times) or 1
     for g in lanes(root, 'task'):
         tid = int(g.get('data-tid'))
         boxes = [r for r in g.iter(NS + 'rect') if r.get('class') == 'box']
@@ -161,6 +170,23 @@ def check_task_times(root, events):
         if drawn > run.get(tid, 0) * 1.01 + 1000:
             fail('tid %d drawn running %.0f ns, on a CPU %d ns'
                  % (tid, drawn, run.get(tid, 0)))
+        if tid in exits and boxes:
+            # LABEL_W + the exit's place in PLOT_W, a column or two late
+            limit = 230 + (exits[tid] - origin) / span * 1000 + 5
+            right = max(float(r.get('x')) + float(r.get('width'))
+                        for r in boxes)
+            if right > limit:
+                fail('tid %d drawn until x=%.1f, past its exit at x=%.1f'
+                     % (tid, right, limit - 5))
+
+
+def read_exits(path):
+    exits = {}
+    for line in open(path) if path else []:
+        tid, sec = line.split()
+        s, _, frac = sec.partition('.')
+        exits[int(tid)] = int(s) * 10**9 + int(frac.ljust(9, '0'))
+    return exits
 
 
 def lanes(root, kind):
@@ -172,11 +198,11 @@ def label(lane):
     return lane.find(NS + 'text').text
 
 
-def check_timechart(out, svg, procs):
+def check_timechart(out, svg, procs, exits_path=None):
     root = ET.parse(svg).getroot()
     events = read_events(out)
     e = expected_chart(events)
-    check_task_times(root, events)
+    check_task_times(root, events, read_exits(exits_path))
     want('CPU lanes', sorted(label(g) for g in lanes(root, 'cpu')),
          sorted('CPU %d' % c for c in e['cpus']))
     tasks = [int(g.get('data-tid')) for g in lanes(root, 'task')]
@@ -366,7 +392,8 @@ def main():
     mode = sys.argv[1]
     if mode == 'timechart':
         check_timechart(sys.argv[2], sys.argv[3],
-                        int(sys.argv[4]) if len(sys.argv) > 4 else 16)
+                        int(sys.argv[4]) if len(sys.argv) > 4 else 16,
+                        sys.argv[5] if len(sys.argv) > 5 else None)
     elif mode == 'histogram':
         check_histogram(sys.argv[2], sys.argv[3])
     else:

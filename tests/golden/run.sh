@@ -292,6 +292,9 @@ case_hosts_nofiles() { $gen -n 3 rpc t > truth; echo client=t-client server=nosu
 case_hosts_pipe() { $gen -n 3 rpc t > truth && mkfifo p; echo client=t-client server=p; }
 # --host: a label as LABEL=TRACE takes; one trace's only
 case_host_bad() { $gen golden t; echo -f none -d t.db --host a/b t; }
+# a label with a character no label has; a device as input
+case_host_label_bad() { $gen -n 3 rpc t > truth; echo 'my+host=t-client' b=t-server; }
+case_input_device() { $gen golden t; echo /dev/zero t; }
 case_host_labels() { $gen -n 3 rpc t > truth; echo -f none -d t.db --host x client=t-client server=t-server; }
 # outputs are private to their owner (0600, folders 0700) whatever the
 # umask; a file replaced keeps its mode

@@ -35,6 +35,8 @@
  *   moved   process and SCSI events under IDs of their own (groups 40
  *           and 41), fields added and dropped: a trace whose catalogue
  *           differs, decoded by its metadata and known by its names
+ *   pairs   30 system calls of close latencies, call k made k + 1 times:
+ *           more histograms than the picture draws
  *   lanes   lanes the timechart must end: a task that exits, a kworker
  *           whose switch-out is missing; prints the exits
  *   timechart  EVENTS records of 8 tasks on 2 CPUs: context switches,
@@ -1004,6 +1006,29 @@ static void lanes(void)
 	       (unsigned long long)(t + 200000) % 1000000000);
 }
 
+/*
+ * What the histogram picture must lay out: 30 system calls, call k made
+ * k + 1 times (the total time grows with k), latencies close together
+ * (p50, p90, p99 and max within a bucket or two); more than it draws.
+ */
+static void pairs(void)
+{
+	uint64_t t = 1000000000ull;
+	char name[16];
+	int k, j;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(8001), I(8001), I(1), "calls");
+	for (k = 0; k < 30; k++) {
+		snprintf(name, sizeof(name), "call%02d", k);
+		for (j = 0; j <= k; j++) {
+			event(0, t += 100, 8001, "syscall.entry", name);
+			t += 1000 + 40 * (uint64_t)k + 13 * (uint64_t)j;
+			event(0, t, 8001, "syscall.return", name);
+		}
+	}
+}
+
 static long nr_events = 1000000;
 
 static const char *out_prefix;
@@ -1155,7 +1180,7 @@ static const struct trace_kind {
 	{ "latency", latency }, { "backwards", backwards },
 	{ "dbnames", dbnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },
-	{ "lanes", lanes },
+	{ "lanes", lanes }, { "pairs", pairs },
 	{ "stacks", stacks }, { "stackslate", stackslate },
 	{ "stackbench", make_stackbench }, { "rpc", rpc },
 };

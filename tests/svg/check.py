@@ -11,8 +11,9 @@ over the lanes, are those lket.out holds; every box and marker has a
 <title>; what the trace lacks is said in a note; no task is drawn running
 longer than it was its CPU's current task, nor past its exit (EXITS:
 "TID SECONDS" lines, as task records are not in lket.out).  histogram: one
-histogram per event of the report's "per event" table, its bars summing
-to the count, p50/p90/p99/max where the report says.  pixels: the PNG
+histogram per event of the report's "per event" table (by total time, at
+most MAX_PANELS), its bars summing to the count, p50/p90/p99/max where
+the report says; no text over another or over a bar.  pixels: the PNG
 chromium rendered is not blank, and boxes show their fill colour at
 their centre.  Prints what differs and exits 1.
 """
@@ -249,8 +250,8 @@ def check_timechart(out, svg, procs, exits_path=None):
 
 
 def report_table(path):
-    """The report's per event table: name -> (count, p50, p90, p99, max)
-    in ns."""
+    """The report's per event table: name -> (count, p50, p90, p99, max,
+    total) in ns."""
     table, on = {}, False
     for raw in open(path, 'rb').read().split(b'\n'):
         # names as the SVG writes them: bytes that are not UTF-8 and
@@ -266,8 +267,58 @@ def report_table(path):
                      line)
         if on and m:
             us = [round(float(x) * 1000) for x in m.group(3).split()]
-            table[m.group(1)] = (int(m.group(2)), us[3], us[4], us[5], us[6])
+            table[m.group(1)] = (int(m.group(2)), us[3], us[4], us[5], us[6],
+                                 us[0])
     return table
+
+
+# What a character of sans-serif takes, in em, about (DejaVu Sans and
+# Liberation Sans: digits 0.55-0.64, lower case 0.5-0.6)
+CHAR_EM = 0.6
+
+
+def text_boxes(root):
+    """(x0, y0, x1, y1, text) of every <text>, from its position, font
+    size, anchor and length: ascent 0.8 em above the baseline, 0.2 below."""
+    size = float(root.get('font-size', 16))
+    boxes = []
+    for t in root.iter(NS + 'text'):
+        words = ''.join(t.itertext())
+        fs = float(t.get('font-size', size))
+        w = len(words) * CHAR_EM * fs * (1.1 if t.get('font-weight') ==
+                                         'bold' else 1)
+        x, y = float(t.get('x')), float(t.get('y'))
+        x0 = {'end': x - w, 'middle': x - w / 2}.get(t.get('text-anchor'), x)
+        boxes.append((x0, y - 0.8 * fs, x0 + w, y + 0.2 * fs, words))
+    return boxes
+
+
+def overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def check_text_layout(root):
+    """No two texts overlap, nor a text a bar; every text in the page."""
+    boxes = text_boxes(root)
+    width = float(root.get('width'))
+    bars = [(float(r.get('x')), float(r.get('y')),
+             float(r.get('x')) + float(r.get('width')),
+             float(r.get('y')) + float(r.get('height')))
+            for r in root.iter(NS + 'rect') if r.get('class') == 'bar']
+    for i, a in enumerate(boxes):
+        if a[0] < 0 or a[2] > width:
+            fail('text %r outside the page (x %.0f to %.0f of %.0f)'
+                 % (a[4], a[0], a[2], width))
+        for b in boxes[i + 1:]:
+            if overlap(a, b):
+                fail('texts %r and %r overlap' % (a[4], b[4]))
+        for b in bars:
+            if overlap(a, b):
+                fail('text %r over a bar' % a[4])
+
+
+# the most panels drawn; the rest are said in a note
+MAX_PANELS = 24
 
 
 def check_histogram(report, svg):
@@ -275,8 +326,19 @@ def check_histogram(report, svg):
     table = {k: v for k, v in report_table(report).items() if v[0]}
     hists = {g.get('data-what'): g for g in root.iter(NS + 'g')
              if g.get('class') == 'histogram'}
-    want('histograms', sorted(hists), sorted(table))
-    for what, (count, *pcts) in table.items():
+    # by total time, the most first; the bound's rest left out, and said
+    order = sorted(table, key=lambda k: (-table[k][5], k))
+    drawn = [g.get('data-what') for g in root.iter(NS + 'g')
+             if g.get('class') == 'histogram']
+    want('histograms, by total time', drawn, order[:MAX_PANELS])
+    notes = ' '.join(t.text for t in root.iter(NS + 'text')
+                     if t.get('class') == 'note')
+    left = len(order) - MAX_PANELS
+    if left > 0 and ('%d more' % left) not in notes:
+        fail('no note of the %d histograms left out: %r' % (left, notes))
+    table = {k: table[k] for k in order[:MAX_PANELS]}
+    check_text_layout(root)
+    for what, (count, *pcts, _) in table.items():
         g = hists.get(what)
         if g is None:
             continue

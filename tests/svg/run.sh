@@ -36,6 +36,8 @@ case_procs()     { $gen -n 5000 timechart t; echo --timechart-procs 3; }
 case_nometa()    { $gen nometa t; }
 # process names with quotes, <, control bytes and invalid UTF-8
 case_strings()   { $gen strings t; }
+# more histograms than drawn, their percentiles close together
+case_pairs()     { $gen pairs t; }
 # a task that exits, a kworker whose switch-out is missing: their lanes
 # end (lket-gen prints the exits, which lket.out does not show)
 case_lanes()     { $gen lanes t > exits; }
@@ -44,7 +46,7 @@ case_truncated() {
 	$gen -n 3000 timechart t && head -c $(($(wc -c < t_1) - 7)) t_1 > x &&
 		mv x t_1; }
 
-cases="timechart golden latency sched procs nometa strings lanes truncated"
+cases="timechart golden latency sched procs nometa strings lanes pairs truncated"
 [ $# -gt 0 ] && cases=$*
 
 # render SVG PNG: chromium's screenshot of the SVG at its own size

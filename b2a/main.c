@@ -1203,7 +1203,7 @@ static int exit_status(const struct options *o, const struct reporter *rep,
 		return 2;
 	}
 	if (res->ret == -ENODATA) {
-		fprintf(stderr, "lket-b2a: --from/--to: a wall-clock time needs the trace header's wall-clock offset, and this trace has no header\n");
+		fprintf(stderr, "lket-b2a: -t wall, --from/--to DATE: a wall-clock time needs the trace header's wall-clock offset, and this trace has no header\n");
 		return 2;
 	}
 	if (res->failure[0]) {

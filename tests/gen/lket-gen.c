@@ -3,7 +3,7 @@
  * lket-gen - write an LKET trace exactly as the runtime shim and SystemTap's
  * bulk transport do, for lket-b2a's golden tests and benchmarks.
  *
- *   lket-gen [-f v4|v5|none] [-p] [-s] [-e] [-k N] [-n EVENTS] SCENARIO PREFIX
+ *   lket-gen [-f v4|v5|none] [-p] [-s] [-e] [-k N] [-w WALL_OFFSET] [-n EVENTS] SCENARIO PREFIX
  *
  * writes PREFIX_0, PREFIX_1 (as "stap -o PREFIX" names them).  SCENARIO:
  *   golden  a small trace that exercises every decoding path: both CPUs,
@@ -35,6 +35,7 @@
  *   moved   process and SCSI events under IDs of their own (groups 40
  *           and 41), fields added and dropped: a trace whose catalogue
  *           differs, decoded by its metadata and known by its names
+ *   late    a few events at the end of the clock, the last at 2^64 - 256
  *   pairs   30 system calls of close latencies, call k made k + 1 times:
  *           more histograms than the picture draws
  *   lanes   lanes the timechart must end: a task that exits, a kworker
@@ -71,6 +72,8 @@
  *     lket.cpu_end record per CPU (the records written there, those
  *     dropped) and lket.trace_end, on CPU 0 after the last record;
  *     -k N: trace_end says SystemTap skipped N probe hits.
+ * -w NS  the trace header's wall-clock offset (ns since 1970 of
+ *     timestamp 0), instead of 2025-11-29T13:00:00Z's
  *
  * Each record is one flush, as the shim writes it: the record head, the
  * hook's fields in catalogue order, user data, then total/sys sizes.
@@ -1029,6 +1032,18 @@ static void pairs(void)
 	}
 }
 
+/* Times at the end of the clock: the last at 2^64 - 256 ns. */
+static void late(void)
+{
+	uint64_t t = UINT64_MAX - 255 - 3000;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(9001), I(9001), I(1), "late");
+	event(0, t + 1000, 9001, "syscall.entry", "read");
+	event(1, t + 2000, 9001, "syscall.return", "read");
+	event(0, t + 3000, 9001, "syscall.entry", "write");
+}
+
 static long nr_events = 1000000;
 
 static const char *out_prefix;
@@ -1181,6 +1196,7 @@ static const struct trace_kind {
 	{ "dbnames", dbnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },
 	{ "lanes", lanes }, { "pairs", pairs },
+	{ "late", late },
 	{ "stacks", stacks }, { "stackslate", stackslate },
 	{ "stackbench", make_stackbench }, { "rpc", rpc },
 };
@@ -1234,8 +1250,11 @@ int main(int argc, char **argv)
 	const struct trace_kind *kind;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "f:psn:ek:")) != -1) {
+	while ((opt = getopt(argc, argv, "f:psn:ek:w:")) != -1) {
 		switch (opt) {
+		case 'w':
+			wall_offset = atoll(optarg);
+			break;
 		case 'e':
 			with_end = true;
 			break;
@@ -1264,7 +1283,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[optind], kind->name))
 			break;
 	if (argc - optind != 2 || kind == kinds + sizeof(kinds) / sizeof(kinds[0])) {
-		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-e] [-k N] [-n EVENTS] KIND PREFIX\nKIND:");
+		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-e] [-k N] [-w WALL_OFFSET] [-n EVENTS] KIND PREFIX\nKIND:");
 		for (kind = kinds; kind < kinds + sizeof(kinds) / sizeof(kinds[0]); kind++)
 			fprintf(stderr, " %s", kind->name);
 		fprintf(stderr, "\n");

@@ -978,11 +978,20 @@ static void header(struct chart *c, int *y, size_t nshown, size_t ntasks)
 	char start[64], span[32], kernel[SVG_TEXT_ROOM(64)], line[800];
 	char note[TC_NOTES][160];
 	size_t i, n = notes(c, note, TC_NOTES);
+	int64_t off = c->trace ? c->trace->wall_offset : 0;
+	uint64_t wall;
 
 	svg_duration(span, sizeof(span), c->tc.end - c->tc.origin);
-	if (c->trace && c->trace->have_header)
-		svg_wall(start, sizeof(start), (int64_t)(c->tc.origin +
-			 (uint64_t)c->trace->wall_offset));
+
+	/* unsigned ns since 1970, never wrapped */
+	if (c->trace && c->trace->have_header &&
+	    !(off >= 0 ? __builtin_add_overflow(c->tc.origin, (uint64_t)off,
+						&wall) :
+	      __builtin_sub_overflow(c->tc.origin, -(uint64_t)off, &wall)))
+		svg_wall(start, sizeof(start), wall);
+	else if (c->trace && c->trace->have_header)
+		snprintf(start, sizeof(start),
+			 "unknown (the header's offset puts it out of 1970 to 2554)");
 	else
 		snprintf(start, sizeof(start), "unknown (no trace header)");
 	svg_text(kernel, sizeof(kernel), c->trace && c->trace->kernel[0] ?

@@ -237,15 +237,21 @@ int filter_add(struct filter *f, enum filter_kind kind, const char *arg)
 static uint64_t resolve(const struct time_bound *b,
 			const struct trace_info *info, uint64_t none)
 {
-	int64_t ts;
+	uint64_t ts;
 
 	switch (b->kind) {
 	case BOUND_REL:
-		return info->first_ts + (uint64_t)b->ns;
+		return __builtin_add_overflow(info->first_ts, (uint64_t)b->ns,
+					      &ts) ? UINT64_MAX : ts;
 	case BOUND_WALL:
-		/* ns since 1970 minus the offset: may fall before the trace */
-		ts = (int64_t)((uint64_t)b->ns - (uint64_t)info->wall_offset);
-		return ts < 0 ? 0 : (uint64_t)ts;
+		/* ns since 1970 minus the offset, unsigned: before the
+		 * trace's clock began is 0, past its end UINT64_MAX */
+		if (info->wall_offset >= 0)
+			return (uint64_t)b->ns > (uint64_t)info->wall_offset ?
+			       (uint64_t)b->ns - (uint64_t)info->wall_offset : 0;
+		return __builtin_add_overflow((uint64_t)b->ns,
+					      -(uint64_t)info->wall_offset,
+					      &ts) ? UINT64_MAX : ts;
 	default:
 		return none;
 	}

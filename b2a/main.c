@@ -695,6 +695,31 @@ static size_t label_len(const char *arg)
 	return n;
 }
 
+/*
+ * Refuse arg, saying why, if it is a device (standard input may be one),
+ * or LABEL=TRACE with a label that is not one and no file of that name.
+ */
+static bool bad_input(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	struct stat st;
+
+	if (!stat(arg, &st)) {
+		if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
+			return false;
+		fprintf(stderr, "lket-b2a: %s: a device is refused as input (standard input may be one)\n",
+			arg);
+		return true;
+	}
+	/* a '/' before the '=': a prefix, not a label */
+	if (errno != ENOENT || !eq || label_valid(arg, (size_t)(eq - arg)) ||
+	    memchr(arg, '/', (size_t)(eq - arg)))
+		return false;
+	fprintf(stderr, "lket-b2a: %s: no such file, nor LABEL=TRACE: a host label has at most %d letters, digits, '_', '-' or '.'\n",
+		arg, HOST_LABEL_MAX);
+	return true;
+}
+
 /* The host labelled by the first n bytes of arg, added if new; its index,
  * or a negative errno. */
 static int host_index(struct inputs *in, const char *arg, size_t n)
@@ -813,7 +838,8 @@ static int collect_inputs(int argc, char **argv, int first,
 	for (i = first; i < argc && ret >= 0; i++) {
 		const char *arg = argv[i];
 		size_t n = label_len(arg);
-
+		if (!n && bad_input(arg))
+			return 2;
 		if (n) {
 			host = host_index(in, arg, n);
 			if (host < 0) {
@@ -1178,7 +1204,7 @@ static int exit_status(const struct options *o, const struct reporter *rep,
 		return 2;
 	}
 	if (res->ret == -ENODATA) {
-		fprintf(stderr, "lket-b2a: --from/--to: a wall-clock time needs the trace header's wall-clock offset, and this trace has no header\n");
+		fprintf(stderr, "lket-b2a: -t wall, --from/--to DATE: a wall-clock time needs the trace header's wall-clock offset, and this trace has no header\n");
 		return 2;
 	}
 	if (res->failure[0]) {

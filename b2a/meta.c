@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,8 +185,27 @@ static size_t count_tokens(const char *s)
  * Build a field list from "INT32:STRING" and "pid:name".  One allocation
  * holds the fields, their names and their prefixes.
  */
-static int parse_fields(struct field_list *fl, const char *fmt,
-			const char *names)
+/* -EINVAL, with m->why saying why. */
+static int invalid(struct meta *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int invalid(struct meta *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m->why, sizeof(m->why), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+const char *meta_why(const struct meta *m)
+{
+	return m->why;
+}
+
+static int parse_fields(struct meta *m, struct field_list *fl,
+			const char *fmt, const char *names)
 {
 	size_t n = count_tokens(fmt), i, nlen, flen = strlen(fmt) + 1;
 	size_t size = n * sizeof(struct field) + 2 * (strlen(names) + 1) +
@@ -194,8 +214,12 @@ static int parse_fields(struct field_list *fl, const char *fmt,
 	char *p;
 	int type;
 
-	if (n != count_tokens(names) || n > META_MAX_FIELDS)
-		return -EINVAL;
+	if (n != count_tokens(names))
+		return invalid(m, "%zu types but %zu names", n,
+			       count_tokens(names));
+	if (n > META_MAX_FIELDS)
+		return invalid(m, "%zu fields, more than a record may have (%d)",
+			       n, META_MAX_FIELDS);
 	fl->f = malloc(size ? size : 1);
 	if (!fl->f)
 		return -ENOMEM;
@@ -214,8 +238,17 @@ static int parse_fields(struct field_list *fl, const char *fmt,
 			ne = nm + strlen(nm);
 		type = parse_type(t, (size_t)(te - t));
 		nlen = (size_t)(ne - nm);
-		if (type < 0 || nlen > 200 || !valid_name(nm, nlen, false))
+		if (nlen > 200 || !valid_name(nm, nlen, false)) {
+			invalid(m, "field %zu, \"%.*s\": a field name has 1 to 200 letters, digits or '_'",
+				i + 1, (int)(nlen > 40 ? 40 : nlen), nm);
 			goto invalid;
+		}
+		if (type < 0) {
+			invalid(m, "field %zu, \"%.*s\": unknown type \"%.*s\" (INT8, INT16, INT32, INT64, their UINT forms, STRING, ADDRS)",
+				i + 1, (int)nlen, nm,
+				(int)(te - t > 16 ? 16 : te - t), t);
+			goto invalid;
+		}
 		fl->f[i].type = (uint8_t)type;
 		fl->f[i].name = p;
 		memcpy(p, nm, nlen);
@@ -372,7 +405,7 @@ int meta_register(struct meta *m, unsigned int group, unsigned int hook,
 		return strcmp(fl->text, fmt) || strcmp(old_names, names) ?
 		       -EEXIST : 0;
 	}
-	ret = parse_fields(fl, fmt, names);
+	ret = parse_fields(m, fl, fmt, names);
 	if (!ret) {
 		set_flags(e);
 		set_keys(e);
@@ -392,7 +425,8 @@ int meta_name(struct meta *m, unsigned int group, unsigned int hook,
 	if (e->named)
 		return strcmp(e->name, name) ? -EEXIST : 0;
 	if (len > 200 || !valid_name(name, len, true))
-		return -EINVAL;
+		return invalid(m, "event name \"%.*s\": an event name has 1 to 200 letters, digits, '_' or '.' (not first or last)",
+			       (int)(len > 40 ? 40 : len), name);
 	/* zero-padded: printers copy META_NAME_PAD bytes when it fits */
 	copy = calloc(1, len + 1 + META_NAME_PAD);
 	if (!copy)

@@ -60,6 +60,7 @@ struct event_meta {
 
 struct meta {
 	struct event_meta *group[256];	/* each NULL or 256 hooks */
+	char why[160];		/* the last -EINVAL's words; meta_why() */
 };
 
 int meta_init(struct meta *m);
@@ -87,6 +88,13 @@ int meta_register(struct meta *m, unsigned int group, unsigned int hook,
 /* Name (group, hook).  -EEXIST if it has another name already. */
 int meta_name(struct meta *m, unsigned int group, unsigned int hook,
 	      const char *name);
+/*
+ * What was wrong when meta_register() or meta_name() last returned
+ * -EINVAL: the field and the rule it broke ("field 2, \"a-b\": a field
+ * name has 1 to 200 letters, digits or '_'"), the number of fields past
+ * META_MAX_FIELDS, the event name.
+ */
+const char *meta_why(const struct meta *m);
 
 /*
  * A name that nothing else takes: name itself when taken() says it is

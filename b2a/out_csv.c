@@ -130,6 +130,7 @@ int output_csv_new(struct output **o, int fd, const struct text_options *opt)
 {
 	static const struct output_ops csv_ops = {
 		.begin = line_output_begin,
+		.error = line_output_error,
 		.event = csv_event,
 		.lost = csv_lost,
 		.finish = line_output_finish,

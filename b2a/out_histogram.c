@@ -5,9 +5,12 @@
  * draws what it summed up), in plain SVG.
  *
  * Buckets are the report's, powers of two of nanoseconds, drawn side by
- * side: the x axis is logarithmic.  p50, p90, p99 and max are lines at
- * their place on that axis, with their values.  Bars and lines carry a
- * <title> (hover text) and data- attributes with the exact numbers.
+ * side across the page: the x axis is logarithmic.  p50, p90, p99 and
+ * max are lines at their place on that axis, their values in rows above
+ * the bars, laid out by their text's width so that none covers another.
+ * Panels go by total time, the most first, MAX_PANELS at most.  Bars and
+ * lines carry a <title> (hover text) and data- attributes with the exact
+ * numbers.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,15 +22,28 @@
 #include "report.h"
 #include "svg.h"
 
-#define PANEL_W		900
-#define PANEL_H		150
+#define PANEL_W		900	/* the page's width */
 #define PLOT_X		60
+#define PLOT_R		(PANEL_W - 20)	/* the plot's right edge */
+#define MIN_BUCKETS	8	/* the axis spans at least this many */
+#define LABEL_FS	9	/* percentile and axis labels' font size */
+#define LABEL_ROWS	4	/* rows above the bars for the labels */
+#define ROW_H		11
+#define ROWS_TOP	30	/* the first row's baseline, below the heading */
+#define PLOT_TOP	(ROWS_TOP + LABEL_ROWS * ROW_H - 4)
 #define PLOT_H		90
-#define BAR_MAX_W	48
+#define PANEL_H		(PLOT_TOP + PLOT_H + 28)
+#define MAX_PANELS	24	/* the most drawn; a note says the rest */
+/*
+ * What a character of sans-serif takes, in em, at most about (DejaVu
+ * Sans' digits: 0.64): the boxes labels are laid out by, so that none
+ * covers another.
+ */
+#define CHAR_EM		0.68
 
 struct hist {
 	char *what;
-	uint64_t count, min, max, mean, p50, p90, p99;
+	uint64_t count, total, min, max, mean, p50, p90, p99;
 	uint64_t unmatched_begin, unmatched_end;
 	uint64_t bucket[REPORT_BUCKETS];
 };
@@ -90,6 +106,7 @@ static int hist_report(struct output *o, const struct report *r)
 			return -ENOMEM;
 		H->n++;
 		h->count = l->count;
+		h->total = l->total;
 		h->min = l->min;
 		h->max = l->max;
 		h->mean = l->mean;
@@ -112,15 +129,54 @@ static double log_pos(uint64_t ns)
 	return ns ? k + (double)(ns - (1ull << k)) / (double)(1ull << k) : 0;
 }
 
+/* The width text of n characters takes at font size fs. */
+static double text_w(size_t n, int fs)
+{
+	return (double)n * CHAR_EM * fs;
+}
+
+struct label {
+	double x;		/* where the value is */
+	double x0, x1;		/* its text's box */
+	int row;
+};
+
+/*
+ * Put label l in the first row where its box covers no other label's
+ * nor the line of a label above it, and its own line down to the bars
+ * crosses no label below (rows from the top; the bottom one at worst).
+ */
+static void place(struct label *l, const struct label *placed, int n)
+{
+	int r, k;
+
+	for (r = 0; r < LABEL_ROWS - 1; r++) {
+		for (k = 0; k < n; k++) {
+			const struct label *o = &placed[k];
+
+			if (o->row == r && l->x0 < o->x1 + 4 && o->x0 < l->x1 + 4)
+				break;
+			if (o->row < r && o->x > l->x0 - 1 && o->x < l->x1 + 1)
+				break;
+			if (o->row > r && l->x > o->x0 - 1 && l->x < o->x1 + 1)
+				break;
+		}
+		if (k == n)
+			break;
+	}
+	l->row = r;
+}
+
 static void panel(struct histogram *H, const struct hist *h, int top)
 {
 	static const char *const pname[] = { "p50", "p90", "p99", "max" };
 	const uint64_t pval[] = { h->p50, h->p90, h->p99, h->max };
-	char what[SVG_TEXT_ROOM(128)], a[32], b[32], mean[32];
-	int lo = -1, hi = 0, k, i;
+	char what[SVG_TEXT_ROOM(128)], a[32], b[32], mean[32], words[48];
+	struct label lab[4];
+	int lo = -1, hi = 0, k, i, step, y;
 	uint64_t most = 0;
-	double bw, x, bh;
-	int base = top + 24 + PLOT_H;
+	double bw, x, bh, widest = 0;
+	int plot_top = top + PLOT_TOP, base = plot_top + PLOT_H;
 
 	for (k = 0; k < REPORT_BUCKETS; k++)
 		if (h->bucket[k]) {
@@ -132,9 +188,14 @@ static void panel(struct histogram *H, const struct hist *h, int top)
 		}
 	if (lo < 0)
 		return;
-	bw = (double)(PANEL_W - PLOT_X - 20) / (hi - lo + 1);
-	if (bw > BAR_MAX_W)
-		bw = BAR_MAX_W;
+	/* the width, for at least MIN_BUCKETS: a bar or two stay bars */
+	while (hi - lo + 1 < MIN_BUCKETS && (lo > 0 || hi < REPORT_BUCKETS - 1)) {
+		if (hi < REPORT_BUCKETS - 1)
+			hi++;
+		if (hi - lo + 1 < MIN_BUCKETS && lo > 0)
+			lo--;
+	}
+	bw = (double)(PLOT_R - PLOT_X) / (hi - lo + 1);
 	svg_text(what, sizeof(what), h->what, 128);
 	svg_duration(mean, sizeof(mean), h->mean);
 	outbuf_printf(&H->w, "<g class=\"histogram\" data-what=\"%s\" data-count=\"%llu\">\n"
@@ -143,10 +204,17 @@ static void panel(struct histogram *H, const struct hist *h, int top)
 		      (unsigned long long)h->count, mean,
 		      (unsigned long long)h->unmatched_begin,
 		      (unsigned long long)h->unmatched_end);
-	outbuf_printf(&H->w, "<line x1=\"%d\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#888888\"/>\n",
-		      PLOT_X, base, PLOT_X + bw * (hi - lo + 1), base);
+	outbuf_printf(&H->w, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888888\"/>\n",
+		      PLOT_X, base, PLOT_R, base);
 	outbuf_printf(&H->w, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%llu</text>\n",
-		      PLOT_X - 4, top + 34, (unsigned long long)most);
+		      PLOT_X - 4, plot_top + 10, (unsigned long long)most);
+	/* the axis' labels, every step buckets so that they do not touch */
+	for (k = lo; k <= hi + 1; k++) {
+		svg_duration(a, sizeof(a), k ? 1ull << k : 0);
+		if (text_w(strlen(a), LABEL_FS) > widest)
+			widest = text_w(strlen(a), LABEL_FS);
+	}
+	step = (int)((widest + 6) / bw) + 1;
 	for (k = lo; k <= hi; k++) {
 		x = PLOT_X + bw * (k - lo);
 		bh = h->bucket[k] ? 1 + (double)(PLOT_H - 1) *
@@ -158,38 +226,67 @@ static void panel(struct histogram *H, const struct hist *h, int top)
 				      k, (unsigned long long)h->bucket[k],
 				      x + 1, base - bh, bw - 2, bh, what, a, b,
 				      (unsigned long long)h->bucket[k]);
-		if ((k - lo) % (bw < 30 ? 2 : 1) == 0)
-			outbuf_printf(&H->w, "<text x=\"%.2f\" y=\"%d\" font-size=\"9\">%s</text>\n",
-				      x, base + 12, a);
+		if ((k - lo) % step == 0 &&
+		    x + text_w(strlen(a), LABEL_FS) <= PANEL_W - 4)
+			outbuf_printf(&H->w, "<text x=\"%.2f\" y=\"%d\" font-size=\"%d\">%s</text>\n",
+				      x, base + 12, LABEL_FS, a);
 	}
+	/* p50 <= p90 <= p99 <= max: left to right, each in a free row */
 	for (i = 0; i < 4; i++) {
-		x = PLOT_X + bw * (log_pos(pval[i]) - lo);
+		double w;
+
 		svg_duration(a, sizeof(a), pval[i]);
+		snprintf(words, sizeof(words), "%s %s", pname[i], a);
+		w = text_w(strlen(words), LABEL_FS);
+		lab[i].x = PLOT_X + bw * (log_pos(pval[i]) - lo);
+		/* right of its line, or left of it at the page's edge */
+		lab[i].x0 = lab[i].x + 2 + w <= PANEL_W - 4 ? lab[i].x + 2 :
+			    lab[i].x - 2 - w;
+		lab[i].x1 = lab[i].x0 + w;
+		place(&lab[i], lab, i);
+		y = top + ROWS_TOP + ROW_H * lab[i].row;
 		outbuf_printf(&H->w, "<g class=\"pct\" data-name=\"%s\" data-ns=\"%llu\"><title>%s: %s %s</title>"
 			      "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#c62828\" stroke-dasharray=\"3,2\"/>"
-			      "<text x=\"%.2f\" y=\"%d\" fill=\"#c62828\" font-size=\"9\">%s %s</text></g>\n",
+			      "<text x=\"%.2f\" y=\"%d\" fill=\"#c62828\" font-size=\"%d\">%s</text></g>\n",
 			      pname[i], (unsigned long long)pval[i], what,
-			      pname[i], a, x, top + 20, x, base, x + 2,
-			      top + 28 + 10 * i, pname[i], a);
+			      pname[i], a, lab[i].x, y - LABEL_FS, lab[i].x,
+			      base, lab[i].x0, y, LABEL_FS, words);
 	}
 	outbuf_printf(&H->w, "</g>\n");
+}
+
+/* By total time, the most first; then by name. */
+static int cmp_total(const void *a, const void *b)
+{
+	const struct hist *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return strcmp(x->what, y->what);
 }
 
 static int hist_finish(struct output *o)
 {
 	struct histogram *H = histogram_of(o);
-	int height = 60 + (int)H->n * PANEL_H + 20, y = 48;
-	size_t i;
+	size_t i, shown = H->n < MAX_PANELS ? H->n : MAX_PANELS;
+	int y = 48, height;
 
+	qsort(H->h, H->n, sizeof(*H->h), cmp_total);
+	if (!H->n || shown < H->n)
+		y += H->n ? 16 : 30;	/* a note: its lines */
+	height = y + (int)shown * PANEL_H + 20;
 	svg_begin(&H->w, PANEL_W, (unsigned int)height,
 		  "lket-b2a latency histograms");
 	outbuf_printf(&H->w, "<text x=\"4\" y=\"16\" font-size=\"14\" font-weight=\"bold\">lket-b2a latency histograms</text>\n"
-		      "<text x=\"4\" y=\"32\">Buckets of powers of two of nanoseconds (a log scale); p50, p90, p99 and max marked. Hover for numbers.</text>\n");
-	if (!H->n) {
-		outbuf_printf(&H->w, "<text class=\"note\" x=\"4\" y=\"%d\" fill=\"#b71c1c\">Note: no latencies: the trace has no paired events (syscall, iosyscall, aio, sunrpc, nfs, nfsd entry/return; ioscheduler, scsi requests)%s.</text>\n",
-			      y, H->reported ? "" : " or no report was made");
-	}
-	for (i = 0; i < H->n; i++, y += PANEL_H)
+		      "<text x=\"4\" y=\"32\">By total time, the most first. Buckets of powers of two of nanoseconds (a log scale); p50, p90, p99 and max marked. Hover for numbers.</text>\n");
+	if (!H->n)
+		outbuf_printf(&H->w, "<text class=\"note\" x=\"4\" y=\"48\" fill=\"#b71c1c\">Note: no latencies: the trace has no paired events%s:</text>\n"
+			      "<text class=\"note\" x=\"4\" y=\"62\" fill=\"#b71c1c\">syscall, iosyscall, aio, sunrpc, nfs, nfsd entry/return; ioscheduler, scsi requests.</text>\n",
+			      H->reported ? "" : " or no report was made");
+	else if (shown < H->n)
+		outbuf_printf(&H->w, "<text class=\"note\" x=\"4\" y=\"48\" fill=\"#b71c1c\">Note: %zu more left out, of less total time (the latency report has them all).</text>\n",
+			      H->n - shown);
+	for (i = 0; i < shown; i++, y += PANEL_H)
 		panel(H, &H->h[i], y);
 	svg_end(&H->w);
 	return outbuf_flush(&H->w);

@@ -175,6 +175,7 @@ int output_json_new(struct output **o, int fd, const struct text_options *opt)
 {
 	static const struct output_ops json_ops = {
 		.begin = line_output_begin,
+		.error = line_output_error,
 		.event = json_event,
 		.lost = json_lost,
 		.finish = line_output_finish,

@@ -195,6 +195,7 @@ int output_text_new(struct output **o, int fd, const struct text_options *opt)
 {
 	static const struct output_ops text_ops = {
 		.begin = line_output_begin,
+		.error = line_output_error,
 		.event = text_event,
 		.lost = text_lost,
 		.finish = line_output_finish,

@@ -62,6 +62,8 @@ struct task {
 	char comm[PROC_COMM_LEN + 1];
 	uint8_t sched;
 	bool in_sys;
+	bool dead;		/* exited: its lane ends */
+	int cpu;		/* where it last was switched in; -1 */
 	uint64_t since;		/* of the current state */
 	uint64_t run, sys, events;	/* ns on a CPU; in a system call */
 	struct tc_lane *lane;	/* NULL: summed up in others */
@@ -166,6 +168,7 @@ static struct task *task_get(struct chart *c, uint32_t tid)
 	t->tid = tid;
 	t->pid = -1;
 	t->rpc = -1;
+	t->cpu = -1;
 	return t;
 }
 
@@ -265,24 +268,54 @@ static void cpu_switch(struct chart *c, unsigned int cpu, uint64_t ts,
 	p->since = ts;
 }
 
+/* From ts on the task is in a state no record tells: not drawn. */
+static void task_unknown(struct chart *c, struct task *t, uint64_t ts)
+{
+	task_account(c, t, ts);
+	t->sched = S_UNKNOWN;
+	t->cpu = -1;
+}
+
+/* The task exited: its lane ends there (exit_group never returns). */
+static void task_exit(struct chart *c, struct task *t, uint64_t ts)
+{
+	task_unknown(c, t, ts);
+	t->in_sys = false;
+	t->dead = true;
+}
+
 static void on_ctxswitch(struct chart *c, const struct event *ev, uint64_t ts)
 {
 	uint32_t prev = (uint32_t)event_int(ev, "prev_pid", 0);
 	uint32_t next = (uint32_t)event_int(ev, "next_pid", 0);
+	struct cpu *p = cpu_get(c, ev->cpu);
+	struct u64map_slot *slot;
 	struct task *t;
 
+	/*
+	 * A task runs only while it is its CPU's current one: whatever ran
+	 * here before stops now, even if its switch-out was not recorded.
+	 */
+	slot = p && p->tid ? u64map_find(&c->task_of, p->tid) : NULL;
+	if (slot) {
+		t = &c->tasks[slot->val];
+		if (t->sched == S_RUNNING && t->cpu == (int)ev->cpu)
+			task_unknown(c, t, ts);
+	}
 	cpu_switch(c, ev->cpu, ts, next);
 	t = task_active(c, prev);
-	if (t) {
+	if (t && !t->dead) {
 		task_account(c, t, ts);
 		/* TASK_RUNNING (0) when switched out: preempted */
 		t->sched = event_int(ev, "prev_state", 1) ? S_SLEEPING :
 			   S_WAITING;
+		t->cpu = -1;
 	}
 	t = task_active(c, next);
-	if (t) {
+	if (t && !t->dead) {
 		task_account(c, t, ts);
 		t->sched = S_RUNNING;
+		t->cpu = (int)ev->cpu;
 	}
 }
 
@@ -450,6 +483,8 @@ static int tchart_event(struct output *o, const struct event *ev,
 		if (t)
 			task_mark(c, t, ts, TC_FORK);
 		other = task_active(c, (uint32_t)event_int(ev, "new_tid", 0));
+		if (other)
+			other->dead = false;	/* a tid used again */
 		if (other && t) {
 			other->pid = (int32_t)event_int(ev, "new_pid", -1);
 			memcpy(other->comm, t->comm, sizeof(t->comm));
@@ -458,6 +493,12 @@ static int tchart_event(struct output *o, const struct event *ev,
 	case LKET_EV_PROCESS_EXECVE:
 		if (t)
 			task_mark(c, t, ts, TC_EXEC);
+		break;
+	case LKET_NR_EVENTS:
+		/* not in the catalogue, but the name says it */
+		if (t && ev->meta && ev->meta->name &&
+		    !strcmp(ev->meta->name, "process.exit"))
+			task_exit(c, t, ts);
 		break;
 	case LKET_EV_SIGNAL_SEND_ENTRY:
 		if (t)
@@ -500,14 +541,18 @@ static int tchart_process(struct output *o, uint64_t ts, const struct proc *p,
 			  int32_t ppid, const char *event,
 			  const char *host)
 {
-	struct task *t = task_get(chart_of(o), p->tid);
+	struct chart *c = chart_of(o);
+	struct task *t = task_get(c, p->tid);
 
-	(void)ts;
 	(void)ppid;
-	(void)event;
 	(void)host;
-	if (t)
-		task_name(t, p);
+	if (!t)
+		return 0;
+	task_name(t, p);
+	if (!strcmp(event, "lket.task_exit"))
+		task_exit(c, t, ts);
+	else if (!strcmp(event, "lket.task_new"))
+		t->dead = false;	/* a tid used again */
 	return 0;
 }
 
@@ -933,11 +978,20 @@ static void header(struct chart *c, int *y, size_t nshown, size_t ntasks)
 	char start[64], span[32], kernel[SVG_TEXT_ROOM(64)], line[800];
 	char note[TC_NOTES][160];
 	size_t i, n = notes(c, note, TC_NOTES);
+	int64_t off = c->trace ? c->trace->wall_offset : 0;
+	uint64_t wall;
 
 	svg_duration(span, sizeof(span), c->tc.end - c->tc.origin);
-	if (c->trace && c->trace->have_header)
-		svg_wall(start, sizeof(start), (int64_t)(c->tc.origin +
-			 (uint64_t)c->trace->wall_offset));
+
+	/* unsigned ns since 1970, never wrapped */
+	if (c->trace && c->trace->have_header &&
+	    !(off >= 0 ? __builtin_add_overflow(c->tc.origin, (uint64_t)off,
+						&wall) :
+	      __builtin_sub_overflow(c->tc.origin, -(uint64_t)off, &wall)))
+		svg_wall(start, sizeof(start), wall);
+	else if (c->trace && c->trace->have_header)
+		snprintf(start, sizeof(start),
+			 "unknown (the header's offset puts it out of 1970 to 2554)");
 	else
 		snprintf(start, sizeof(start), "unknown (no trace header)");
 	svg_text(kernel, sizeof(kernel), c->trace && c->trace->kernel[0] ?

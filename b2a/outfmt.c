@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -9,15 +10,56 @@
 #include "outbuf.h"
 #include "outfmt.h"
 
+int timefmt_begin(struct timefmt *tf, const struct trace_info *trace)
+{
+	tf->trace = trace;
+	return 0;
+}
+
+int timefmt_check(struct timefmt *tf)
+{
+	/* as --from/--to DATE: no offset, no wall-clock time */
+	if (tf->no_header)
+		return -ENODATA;
+	if (!tf->overflow)
+		return 0;
+	snprintf(tf->error, sizeof(tf->error),
+		 "-t wall: the trace header's wall-clock offset %lld ns puts time %llu out of 0 to 2^64 ns since 1970 (years 1970 to 2554): not converted",
+		 (long long)tf->trace->wall_offset,
+		 (unsigned long long)tf->overflow_ts);
+	return -ERANGE;
+}
+
 int line_output_begin(struct output *o, const struct trace_info *trace)
 {
-	((struct line_output *)o)->time.trace = trace;
-	return 0;
+	return timefmt_begin(&((struct line_output *)o)->time, trace);
 }
 
 int line_output_finish(struct output *o)
 {
-	return outbuf_flush(&((struct line_output *)o)->ob);
+	struct line_output *lo = (struct line_output *)o;
+	int ret = outbuf_flush(&lo->ob);
+
+	return ret ? ret : timefmt_check(&lo->time);
+}
+
+const char *line_output_error(const struct output *o)
+{
+	const struct line_output *lo = (const struct line_output *)o;
+
+	return lo->time.error[0] ? lo->time.error : NULL;
+}
+
+/*
+ * Wall-clock ns of ts: unsigned, as every time; false if the offset puts
+ * it past 2^64 ns or before 1970.
+ */
+static bool wall_of(const struct trace_info *t, uint64_t ts, uint64_t *wall)
+{
+	if (t->wall_offset >= 0)
+		return !__builtin_add_overflow(ts, (uint64_t)t->wall_offset,
+					       wall);
+	return !__builtin_sub_overflow(ts, -(uint64_t)t->wall_offset, wall);
 }
 
 void line_output_free(struct output *o)
@@ -58,8 +100,7 @@ void timefmt_init(struct timefmt *tf, enum time_format format)
 
 char *timefmt_put(struct timefmt *tf, char *p, uint64_t ts)
 {
-	uint64_t sec;
-	int64_t wall;
+	uint64_t sec, wall;
 	struct tm tm;
 	time_t tt;
 
@@ -70,25 +111,32 @@ char *timefmt_put(struct timefmt *tf, char *p, uint64_t ts)
 		ts = ts >= tf->trace->first_ts ? ts - tf->trace->first_ts : 0;
 		break;
 	case TIME_WALL:
-		/* unsigned: a damaged offset wraps instead of overflowing */
-		wall = (int64_t)(ts + (uint64_t)tf->trace->wall_offset);
-		sec = (uint64_t)(wall / 1000000000);
-		if (wall < 0)
-			return fmt_i64(p, wall);
+		if (!tf->trace->have_header) {
+			tf->no_header = true;
+			return fmt_u64(p, ts);
+		}
+		/* never wrapped: the first that does not fit is reported */
+		if (!wall_of(tf->trace, ts, &wall)) {
+			if (!tf->overflow)
+				tf->overflow_ts = ts;
+			tf->overflow = true;
+			return fmt_u64(p, ts);
+		}
+		sec = wall / 1000000000;
 		if ((int64_t)sec != tf->wall_sec) {
 			tt = (time_t)sec;
 			if (!gmtime_r(&tt, &tm))
-				return fmt_u64(p, (uint64_t)wall);
+				return fmt_u64(p, wall);
 			tf->wall_prefix_len = strftime(tf->wall_prefix,
 						      sizeof(tf->wall_prefix),
 						      "%Y-%m-%dT%H:%M:%S.", &tm);
 			if (!tf->wall_prefix_len)
-				return fmt_u64(p, (uint64_t)wall);
+				return fmt_u64(p, wall);
 			tf->wall_sec = (int64_t)sec;
 		}
 		memcpy(p, tf->wall_prefix, tf->wall_prefix_len);
-		return fmt_u64_pad(p + tf->wall_prefix_len,
-				   (uint64_t)(wall % 1000000000), 9);
+		return fmt_u64_pad(p + tf->wall_prefix_len, wall % 1000000000,
+				   9);
 	case TIME_ABS:
 		break;
 	}

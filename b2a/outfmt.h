@@ -29,6 +29,12 @@ struct timefmt {
 	uint64_t sec;		/* second of sec_text */
 	char sec_text[24];	/* "5." */
 	uint8_t sec_len;
+	/* -t wall: a trace without the header's offset; a time past 2^64
+	 * ns (or before 1970) the offset made, the first one's ts */
+	bool no_header;
+	bool overflow;
+	uint64_t overflow_ts;
+	char error[160];
 };
 
 /*
@@ -53,7 +59,15 @@ int line_output_new(struct output **o, size_t size, int fd,
 		    const struct output_ops *ops);
 
 int line_output_begin(struct output *o, const struct trace_info *trace);
+/*
+ * -t wall: -ENODATA if the trace had no header to give the offset,
+ * -ERANGE if a time was past 2^64 ns (line_output_error() says which).
+ */
 int line_output_finish(struct output *o);
+const char *line_output_error(const struct output *o);
+/* The same checks, for what formats times without a line output. */
+int timefmt_begin(struct timefmt *tf, const struct trace_info *trace);
+int timefmt_check(struct timefmt *tf);
 /* Frees what line_output_new() allocated, for outputs that add to it. */
 void line_output_free(struct output *o);
 

@@ -308,7 +308,7 @@ static void apply_meta(struct source *c, const struct stream *s)
 {
 	const struct event *ev = &c->ev;
 	const char *what = "register_sys_event";
-	const char *fmt, *names, *name;
+	const char *fmt, *names, *name, *why = "is malformed";
 	int64_t g, h;
 	int ret = 0;
 
@@ -385,20 +385,32 @@ static void apply_meta(struct source *c, const struct stream *s)
 	case LKET_HOOK_REGSYSEVT:
 		fmt = str_named(ev, "fmt");
 		names = str_named(ev, "names");
-		if (g == LKET_GROUP_LKET)
+		if (g == LKET_GROUP_LKET) {
 			ret = -EPERM;
-		else if (fmt && names)
+		} else if (!fmt || !names) {
+			ret = -EINVAL;
+			why = "has no fmt or names";
+		} else {
 			ret = meta_register(&c->meta, (unsigned int)g,
 					    (unsigned int)h,
 					    ev->hook == LKET_HOOK_REGUSREVT,
 					    fmt, names);
+			why = meta_why(&c->meta);
+		}
 		break;
 	case LKET_HOOK_REGEVTDESC:
 		what = "event description";
 		name = str_named(ev, "name");
-		ret = g == LKET_GROUP_LKET ? -EPERM :
-		      name ? meta_name(&c->meta, (unsigned int)g,
-				       (unsigned int)h, name) : -EINVAL;
+		if (g == LKET_GROUP_LKET) {
+			ret = -EPERM;
+		} else if (!name) {
+			ret = -EINVAL;
+			why = "has no name";
+		} else {
+			ret = meta_name(&c->meta, (unsigned int)g,
+					(unsigned int)h, name);
+			why = meta_why(&c->meta);
+		}
 		break;
 	default:
 		return;
@@ -411,7 +423,7 @@ static void apply_meta(struct source *c, const struct stream *s)
 		      (long long)h,
 		      ret == -EEXIST ? "contradicts an earlier one" :
 		      ret == -EPERM ? "would redefine a metadata record" :
-		      "is malformed (unknown type, or types and names don't pair up)");
+		      why);
 }
 
 /* A flush that was read, at ts: not lost, whatever it held. */

@@ -930,6 +930,19 @@ static struct sql_value *row_host(struct sql_output *so, unsigned int h)
 	return put_string(so->row, so->hosts[h].label);
 }
 
+/*
+ * The databases' integers are signed 64-bit: a time past 2^63 - 1 ns
+ * would wrap to a negative one.  Refused, in words.
+ */
+static int time_fits(struct sql_output *so, uint64_t ts)
+{
+	if (ts <= INT64_MAX)
+		return 0;
+	return sql_fail(so, -ERANGE,
+			"%s: time %llu ns is past the databases' 64-bit signed integers (2^63 - 1 ns): not stored",
+			so->name, (unsigned long long)ts);
+}
+
 static struct sql_value *put_common(struct sql_value *v,
 				    const struct event *ev,
 				    const struct proc *proc)
@@ -1133,6 +1146,9 @@ static int sql_event(struct output *o, const struct event *ev,
 	if (ret < 0)
 		return failed(so, ret);
 	h = (unsigned int)ret;
+	ret = time_fits(so, ev->rec->timestamp);
+	if (ret)
+		return ret;
 	if (!so->hosts[h].events)
 		so->hosts[h].first_ts = ev->rec->timestamp;
 	so->hosts[h].events++;
@@ -1205,6 +1221,8 @@ static int sql_process(struct output *o, uint64_t ts, const struct proc *p,
 
 	if (h < 0)
 		return failed(so, h);
+	if (time_fits(so, ts))
+		return -ERANGE;
 	v = put_int(row_host(so, (unsigned int)h), (int64_t)ts);
 	v = put_int(v, p->tid);
 	v = put_known(v, p->pid);

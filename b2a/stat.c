@@ -254,6 +254,8 @@ static int stat_finish(struct output *o)
 		ret = put_time(s, "first: ", s->first_ts);
 	if (!ret)
 		ret = put_time(s, "last: ", s->last_ts);
+	if (!ret)
+		ret = timefmt_check(&s->time);
 	if (!ret && s->events)
 		ret = put(s, "duration: %llu.%09llu\n",
 			  (unsigned long long)(span / 1000000000u),
@@ -313,8 +315,14 @@ static void stat_free(struct output *o)
 
 static int stat_begin(struct output *o, const struct trace_info *trace)
 {
-	((struct stat_out *)o)->time.trace = trace;
-	return 0;
+	return timefmt_begin(&((struct stat_out *)o)->time, trace);
+}
+
+static const char *stat_error(const struct output *o)
+{
+	const struct stat_out *s = (const struct stat_out *)o;
+
+	return s->time.error[0] ? s->time.error : NULL;
 }
 
 static const struct output_ops stat_ops = {
@@ -322,6 +330,7 @@ static const struct output_ops stat_ops = {
 	.event = stat_event,
 	.lost = stat_lost,
 	.finish = stat_finish,
+	.error = stat_error,
 	.free = stat_free,
 };
 

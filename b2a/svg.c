@@ -65,17 +65,13 @@ void svg_duration(char *dst, size_t size, uint64_t ns)
 	snprintf(dst, size, "%llu ns", (unsigned long long)ns);
 }
 
-void svg_wall(char *dst, size_t size, int64_t wall_ns)
+void svg_wall(char *dst, size_t size, uint64_t wall_ns)
 {
 	time_t sec = (time_t)(wall_ns / 1000000000);
 	long frac = (long)(wall_ns % 1000000000);
 	struct tm tm;
 	char day[40];
 
-	if (frac < 0) {
-		frac += 1000000000;
-		sec--;
-	}
 	if (!gmtime_r(&sec, &tm) ||
 	    !strftime(day, sizeof(day), "%Y-%m-%d %H:%M:%S", &tm)) {
 		snprintf(dst, size, "?");

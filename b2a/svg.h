@@ -24,8 +24,8 @@
 void svg_text(char *dst, size_t size, const char *s, size_t n);
 /* ns in the unit that suits it: "850 ns", "12.5 us", "3.20 ms", "1.05 s" */
 void svg_duration(char *dst, size_t size, uint64_t ns);
-/* UTC: "2025-11-29 13:00:05.000001 UTC" */
-void svg_wall(char *dst, size_t size, int64_t wall_ns);
+/* UTC of unsigned ns since 1970: "2025-11-29 13:00:05.000001 UTC" */
+void svg_wall(char *dst, size_t size, uint64_t wall_ns);
 /* A round step (1, 2 or 5 times a power of ten) that cuts span into at
  * most about parts pieces. */
 uint64_t svg_tick_step(uint64_t span, unsigned int parts);

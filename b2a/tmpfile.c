@@ -158,6 +158,44 @@ static void release(struct tmpfile *t, bool remove)
 	t->tmp = t->target = NULL;
 }
 
+/*
+ * Where the symbolic link path leads, followed link by link, when what it
+ * names is not made yet (realpath() fails then): a relative link is read
+ * from its own folder.  NULL and errno on failure, ELOOP past 40 links.
+ */
+static char *dangling_target(const char *path)
+{
+	char *p = strdup(path), *next, *slash;
+	char buf[4096];
+	struct stat st;
+	ssize_t n;
+	int i;
+
+	for (i = 0; p && i < 40; i++) {
+		if (lstat(p, &st) || !S_ISLNK(st.st_mode))
+			return p;
+		n = readlink(p, buf, sizeof(buf) - 1);
+		if (n < 0 || n == sizeof(buf) - 1) {
+			free(p);
+			errno = n < 0 ? errno : ENAMETOOLONG;
+			return NULL;
+		}
+		buf[n] = '\0';
+		slash = strrchr(p, '/');
+		if (buf[0] == '/' || !slash)
+			next = strdup(buf);
+		else if ((next = malloc((size_t)(slash - p) + 2 + (size_t)n)))
+			sprintf(next, "%.*s/%s", (int)(slash - p), p, buf);
+		free(p);
+		p = next;
+	}
+	if (p) {
+		free(p);
+		errno = ELOOP;
+	}
+	return NULL;
+}
+
 int tmpfile_open(struct tmpfile *t, const char *path)
 {
 	struct stat st, lst;
@@ -181,8 +219,9 @@ int tmpfile_open(struct tmpfile *t, const char *path)
 		return 0;
 	}
 	/* replace the file a link points to, not the link */
-	if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
-		t->target = realpath(path, NULL);
+	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+		t->target = exists ? realpath(path, NULL) :
+			    dangling_target(path);
 	else
 		t->target = strdup(path);
 	if (!t->target)

@@ -3,7 +3,7 @@
  * lket-gen - write an LKET trace exactly as the runtime shim and SystemTap's
  * bulk transport do, for lket-b2a's golden tests and benchmarks.
  *
- *   lket-gen [-f v4|v5|none] [-p] [-s] [-e] [-k N] [-n EVENTS] SCENARIO PREFIX
+ *   lket-gen [-f v4|v5|none] [-p] [-s] [-e] [-k N] [-w WALL_OFFSET] [-n EVENTS] SCENARIO PREFIX
  *
  * writes PREFIX_0, PREFIX_1 (as "stap -o PREFIX" names them).  SCENARIO:
  *   golden  a small trace that exercises every decoding path: both CPUs,
@@ -44,6 +44,11 @@
  *   moved   process and SCSI events under IDs of their own (groups 40
  *           and 41), fields added and dropped: a trace whose catalogue
  *           differs, decoded by its metadata and known by its names
+ *   late    a few events at the end of the clock, the last at 2^64 - 256
+ *   pairs   30 system calls of close latencies, call k made k + 1 times:
+ *           more histograms than the picture draws
+ *   lanes   lanes the timechart must end: a task that exits, a kworker
+ *           whose switch-out is missing; prints the exits
  *   timechart  EVENTS records of 8 tasks on 2 CPUs: context switches,
  *           idle, system calls, page faults, forks and execs, signals,
  *           block requests (ioscheduler, scsi), RPC calls
@@ -78,6 +83,8 @@
  *     lket.cpu_end record per CPU (the records written there, those
  *     dropped) and lket.trace_end, on CPU 0 after the last record;
  *     -k N: trace_end says SystemTap skipped N probe hits.
+ * -w NS  the trace header's wall-clock offset (ns since 1970 of
+ *     timestamp 0), instead of 2025-11-29T13:00:00Z's
  *
  * Each record is one flush, as the shim writes it: the record head, the
  * hook's fields in catalogue order, user data, then total/sys sizes.
@@ -1134,6 +1141,78 @@ static void tasks(void)
 	event(1, t + 1100, 5000, "lket.task_exit", I(5000), I(5000));
 }
 
+/*
+ * What the timechart must end: a task that exits (lket.task_exit) early
+ * in a second of trace, then is switched out dead; a kworker whose
+ * switch-out is missing (CPU 1 switches in another task 1.27 ms after
+ * it); then CPU 0 busy until the end.  Prints each exit as "TID SECONDS"
+ * (what lket.out does not show: task records are not events).
+ */
+static void lanes(void)
+{
+	uint64_t t = 1000000000ull;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(7001), I(7001), I(1), "sh");
+	event(0, t, 900, "process.snapshot", I(7002), I(7002), I(2),
+	      "kworker/1:0");
+	event(0, t, 900, "process.snapshot", I(7003), I(7003), I(1), "worker");
+	event(0, t, 900, "process.snapshot", I(7004), I(7004), I(7001),
+	      "short");
+	event(0, t + 1000, 0, "tskdispatch.ctxswitch", I(0), I(7004), I(0));
+	event(1, t + 50000, 0, "tskdispatch.ctxswitch", I(0), I(7002), I(0));
+	event(0, t + 100000, 7004, "syscall.entry", "exit_group");
+	event(0, t + 200000, 7004, "lket.task_exit", I(7004), I(7004));
+	/* TASK_DEAD: switched out for good */
+	event(0, t + 210000, 7004, "tskdispatch.ctxswitch", I(7004), I(7001),
+	      I(0x80));
+	/* the kworker's switch-out (7002 -> 7003) was never recorded */
+	event(1, t + 1320000, 0, "tskdispatch.ctxswitch", I(0), I(7003),
+	      I(0));
+	event(1, t + 3000000, 7003, "tskdispatch.ctxswitch", I(7003), I(0),
+	      I(1));
+	event(0, t + 500000000, 7001, "syscall.entry", "read");
+	event(0, t + 600000000, 7001, "syscall.return", "read");
+	event(0, t + 1000000000, 7001, "syscall.entry", "write");
+	printf("7004 %llu.%09llu\n", (unsigned long long)(t + 200000) / 1000000000,
+	       (unsigned long long)(t + 200000) % 1000000000);
+}
+
+/*
+ * What the histogram picture must lay out: 30 system calls, call k made
+ * k + 1 times (the total time grows with k), latencies close together
+ * (p50, p90, p99 and max within a bucket or two); more than it draws.
+ */
+static void pairs(void)
+{
+	uint64_t t = 1000000000ull;
+	char name[16];
+	int k, j;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(8001), I(8001), I(1), "calls");
+	for (k = 0; k < 30; k++) {
+		snprintf(name, sizeof(name), "call%02d", k);
+		for (j = 0; j <= k; j++) {
+			event(0, t += 100, 8001, "syscall.entry", name);
+			t += 1000 + 40 * (uint64_t)k + 13 * (uint64_t)j;
+			event(0, t, 8001, "syscall.return", name);
+		}
+	}
+}
+
+/* Times at the end of the clock: the last at 2^64 - 256 ns. */
+static void late(void)
+{
+	uint64_t t = UINT64_MAX - 255 - 3000;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(9001), I(9001), I(1), "late");
+	event(0, t + 1000, 9001, "syscall.entry", "read");
+	event(1, t + 2000, 9001, "syscall.return", "read");
+	event(0, t + 3000, 9001, "syscall.entry", "write");
+}
+
 static long nr_events = 1000000;
 
 static const char *out_prefix;
@@ -1290,6 +1369,8 @@ static const struct trace_kind {
 	{ "latency", latency }, { "backwards", backwards },
 	{ "dbnames", dbnames }, { "longnames", longnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },
+	{ "lanes", lanes }, { "pairs", pairs },
+	{ "late", late },
 	{ "stacks", stacks }, { "stackslate", stackslate },
 	{ "stackbench", make_stackbench }, { "rpc", rpc },
 };
@@ -1343,10 +1424,13 @@ int main(int argc, char **argv)
 	const struct trace_kind *kind;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "f:psn:ek:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "f:psn:ek:c:w:")) != -1) {
 		switch (opt) {
 		case 'c':
 			cpu_number[1] = (unsigned int)atol(optarg);
+			break;
+		case 'w':
+			wall_offset = atoll(optarg);
 			break;
 		case 'e':
 			with_end = true;
@@ -1376,7 +1460,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[optind], kind->name))
 			break;
 	if (argc - optind != 2 || kind == kinds + sizeof(kinds) / sizeof(kinds[0])) {
-		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-e] [-k N] [-c CPU] [-n EVENTS] KIND PREFIX\nKIND:");
+		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-e] [-k N] [-c CPU] [-w WALL_OFFSET] [-n EVENTS] KIND PREFIX\nKIND:");
 		for (kind = kinds; kind < kinds + sizeof(kinds) / sizeof(kinds[0]); kind++)
 			fprintf(stderr, " %s", kind->name);
 		fprintf(stderr, "\n");

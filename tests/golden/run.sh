@@ -139,6 +139,14 @@ case_filter_event() { $gen golden t; echo --event iosyscall,'process.f*',pagefau
 case_filter_rel()   { $gen golden t; echo --from 0.0000015 --to .0000025 t; }
 case_filter_wall()  { $gen golden t; echo -t wall --from 2025-11-29T13:00:05.000002 --to 2025-11-29T13:00:05.000003Z -f csv t; }
 case_filter_all()   { $gen golden t; echo --pid 4242 --cpu 0 --event 'syscall.*' --from 0.000001 t; }
+# wall-clock times: with no trace header (t_1 alone) -t wall is refused
+# as --from DATE is; an offset near 2^63 ns (year 2262) is a date, not a
+# negative number; a time past 2^64 ns is reported, as is one past 2^63
+# ns for the databases
+case_wall_noheader() { $gen golden t; echo -t wall t_1; }
+case_wall_big()     { $gen -w 9223372035854775000 golden t; echo -t wall --event syscall t; }
+case_wall_overflow() { $gen late t; echo -t wall t; }
+case_sqlite_late()  { $gen late t; echo -f none -d t.db t; }
 case_filter_bad()   { $gen golden t; echo --from 13:00 t; }
 case_filter_to_edge() { $gen golden t; echo --to 2025-11-29T13:00:05 t; }
 # --stat: counts by type, CPU and process, the span, the lost flush; of
@@ -298,6 +306,9 @@ case_hosts_nofiles() { $gen -n 3 rpc t > truth; echo client=t-client server=nosu
 case_hosts_pipe() { $gen -n 3 rpc t > truth && mkfifo p; echo client=t-client server=p; }
 # --host: a label as LABEL=TRACE takes; one trace's only
 case_host_bad() { $gen golden t; echo -f none -d t.db --host a/b t; }
+# a label with a character no label has; a device as input
+case_host_label_bad() { $gen -n 3 rpc t > truth; echo 'my+host=t-client' b=t-server; }
+case_input_device() { $gen golden t; echo /dev/zero t; }
 case_host_labels() { $gen -n 3 rpc t > truth; echo -f none -d t.db --host x client=t-client server=t-server; }
 # CPU 300 (format version 4): its records keep their hook and CPU
 case_cpu300() { $gen -p -e -c 300 golden t && mv t_1 t_300; echo t; }

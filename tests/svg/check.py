@@ -2,15 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check lket-b2a's pictures against the lket.out of the same conversion.
 
-  check.py timechart LKET.OUT TIMECHART.SVG [PROCS]
+  check.py timechart LKET.OUT TIMECHART.SVG [PROCS [EXITS]]
   check.py histogram REPORT HISTOGRAM.SVG
   check.py pixels SVG PNG
 
 timechart: the CPU, task, device and RPC lanes, and the markers summed
 over the lanes, are those lket.out holds; every box and marker has a
-<title>; what the trace lacks is said in a note.  histogram: one
-histogram per event of the report's "per event" table, its bars summing
-to the count, p50/p90/p99/max where the report says.  pixels: the PNG
+<title>; what the trace lacks is said in a note; no task is drawn running
+longer than it was its CPU's current task, nor past its exit (EXITS:
+"TID SECONDS" lines, as task records are not in lket.out).  histogram: one
+histogram per event of the report's "per event" table (by total time, at
+most MAX_PANELS), its bars summing to the count, p50/p90/p99/max where
+the report says; no text over another or over a bar.  pixels: the PNG
 chromium rendered is not blank, and boxes show their fill colour at
 their centre.  Prints what differs and exits 1.
 """
@@ -35,7 +38,7 @@ def want(what, got, expected):
 
 
 def read_events(path):
-    """lket.out lines as (cpu, tid, event, {field: value})."""
+    """lket.out lines as (cpu, tid, event, {field: value}, ns)."""
     events = []
     for line in open(path, encoding='utf-8', errors='replace'):
         parts = line.split(' ', 6)
@@ -43,7 +46,9 @@ def read_events(path):
             continue
         fields = dict(re.findall(r'(\w+)=("(?:[^"\\]|\\.)*"|\S+)',
                                  parts[6] if len(parts) > 6 else ''))
-        events.append((int(parts[1]), int(parts[2]), parts[5], fields))
+        sec, _, frac = parts[0].partition('.')
+        ns = int(sec) * 10**9 + int(frac.ljust(9, '0'))
+        events.append((int(parts[1]), int(parts[2]), parts[5], fields, ns))
     return events
 
 
@@ -60,7 +65,7 @@ def expected_chart(events):
     marks = e['marks']
     pending = {}        # (source, request_addr) -> submitter tid
     rpc = {}            # tid -> server
-    for cpu, tid, name, f in events:
+    for cpu, tid, name, f, _ in events:
         if name != 'process.snapshot' and tid:
             e['tasks'].add(tid)
         if name == 'tskdispatch.ctxswitch':
@@ -109,6 +114,82 @@ def expected_chart(events):
     return e
 
 
+def on_cpu(events, exits):
+    """ns each task was its CPU's current task: from its switch-in to the
+    next switch on that CPU, its own switch-out, its exit or the end."""
+    cur, run = {}, {}           # cpu -> (tid, since); tid -> ns
+    where = {}                  # tid -> cpu it runs on
+
+    def stop(tid, ts):
+        cpu = where.pop(tid, None)
+        if cpu is None:
+            return
+        since = cur.pop(cpu)[1]
+        run[tid] = run.get(tid, 0) + max(ts - since, 0)
+
+    end = max([e[4] for e in events] + [0])
+    moments = sorted([(e[4], 0, e) for e in events] +
+                     [(ts, 1, tid) for tid, ts in exits.items()],
+                     key=lambda m: m[:2])
+    for ts, kind, e in moments:
+        if kind == 1:
+            stop(e, ts)
+            continue
+        cpu, _, name, f, _ = e
+        if name != 'tskdispatch.ctxswitch':
+            continue
+        if cpu in cur:
+            stop(cur[cpu][0], ts)
+        stop(num(f['prev_pid']), ts)
+        nxt = num(f['next_pid'])
+        if nxt and nxt not in exits or nxt and exits[nxt] > ts:
+            stop(nxt, ts)
+            cur[cpu], where[nxt] = (nxt, ts), cpu
+    for tid in list(where):
+        stop(tid, end)
+    return run
+
+
+def duration(words):
+    """svg_duration()'s words back to ns."""
+    v, unit = words.split()
+    return float(v) * {'ns': 1, 'us': 1e3, 'ms': 1e6, 's': 1e9}[unit]
+
+
+def check_task_times(root, events, exits):
+    """Time running drawn within time on a CPU; nothing past an exit."""
+    run = on_cpu(events, exits)
+    times = [e[4] for e in events]
+    origin, span = min(times), max(times) - min(times) or 1
+    for g in lanes(root, 'task'):
+        tid = int(g.get('data-tid'))
+        boxes = [r for r in g.iter(NS + 'rect') if r.get('class') == 'box']
+        drawn = sum(duration(re.search(r'; running ([^,]+),',
+                                       r.find(NS + 'title').text).group(1))
+                    for r in boxes)
+        # each box's words are rounded to 3 digits
+        if drawn > run.get(tid, 0) * 1.01 + 1000:
+            fail('tid %d drawn running %.0f ns, on a CPU %d ns'
+                 % (tid, drawn, run.get(tid, 0)))
+        if tid in exits and boxes:
+            # LABEL_W + the exit's place in PLOT_W, a column or two late
+            limit = 230 + (exits[tid] - origin) / span * 1000 + 5
+            right = max(float(r.get('x')) + float(r.get('width'))
+                        for r in boxes)
+            if right > limit:
+                fail('tid %d drawn until x=%.1f, past its exit at x=%.1f'
+                     % (tid, right, limit - 5))
+
+
+def read_exits(path):
+    exits = {}
+    for line in open(path) if path else []:
+        tid, sec = line.split()
+        s, _, frac = sec.partition('.')
+        exits[int(tid)] = int(s) * 10**9 + int(frac.ljust(9, '0'))
+    return exits
+
+
 def lanes(root, kind):
     return [g for g in root.iter(NS + 'g')
             if g.get('class') == 'lane' and g.get('data-kind') == kind]
@@ -118,9 +199,11 @@ def label(lane):
     return lane.find(NS + 'text').text
 
 
-def check_timechart(out, svg, procs):
+def check_timechart(out, svg, procs, exits_path=None):
     root = ET.parse(svg).getroot()
-    e = expected_chart(read_events(out))
+    events = read_events(out)
+    e = expected_chart(events)
+    check_task_times(root, events, read_exits(exits_path))
     want('CPU lanes', sorted(label(g) for g in lanes(root, 'cpu')),
          sorted('CPU %d' % c for c in e['cpus']))
     tasks = [int(g.get('data-tid')) for g in lanes(root, 'task')]
@@ -167,8 +250,8 @@ def check_timechart(out, svg, procs):
 
 
 def report_table(path):
-    """The report's per event table: name -> (count, p50, p90, p99, max)
-    in ns."""
+    """The report's per event table: name -> (count, p50, p90, p99, max,
+    total) in ns."""
     table, on = {}, False
     for raw in open(path, 'rb').read().split(b'\n'):
         # names as the SVG writes them: bytes that are not UTF-8 and
@@ -184,8 +267,58 @@ def report_table(path):
                      line)
         if on and m:
             us = [round(float(x) * 1000) for x in m.group(3).split()]
-            table[m.group(1)] = (int(m.group(2)), us[3], us[4], us[5], us[6])
+            table[m.group(1)] = (int(m.group(2)), us[3], us[4], us[5], us[6],
+                                 us[0])
     return table
+
+
+# What a character of sans-serif takes, in em, about (DejaVu Sans and
+# Liberation Sans: digits 0.55-0.64, lower case 0.5-0.6)
+CHAR_EM = 0.6
+
+
+def text_boxes(root):
+    """(x0, y0, x1, y1, text) of every <text>, from its position, font
+    size, anchor and length: ascent 0.8 em above the baseline, 0.2 below."""
+    size = float(root.get('font-size', 16))
+    boxes = []
+    for t in root.iter(NS + 'text'):
+        words = ''.join(t.itertext())
+        fs = float(t.get('font-size', size))
+        w = len(words) * CHAR_EM * fs * (1.1 if t.get('font-weight') ==
+                                         'bold' else 1)
+        x, y = float(t.get('x')), float(t.get('y'))
+        x0 = {'end': x - w, 'middle': x - w / 2}.get(t.get('text-anchor'), x)
+        boxes.append((x0, y - 0.8 * fs, x0 + w, y + 0.2 * fs, words))
+    return boxes
+
+
+def overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def check_text_layout(root):
+    """No two texts overlap, nor a text a bar; every text in the page."""
+    boxes = text_boxes(root)
+    width = float(root.get('width'))
+    bars = [(float(r.get('x')), float(r.get('y')),
+             float(r.get('x')) + float(r.get('width')),
+             float(r.get('y')) + float(r.get('height')))
+            for r in root.iter(NS + 'rect') if r.get('class') == 'bar']
+    for i, a in enumerate(boxes):
+        if a[0] < 0 or a[2] > width:
+            fail('text %r outside the page (x %.0f to %.0f of %.0f)'
+                 % (a[4], a[0], a[2], width))
+        for b in boxes[i + 1:]:
+            if overlap(a, b):
+                fail('texts %r and %r overlap' % (a[4], b[4]))
+        for b in bars:
+            if overlap(a, b):
+                fail('text %r over a bar' % a[4])
+
+
+# the most panels drawn; the rest are said in a note
+MAX_PANELS = 24
 
 
 def check_histogram(report, svg):
@@ -193,8 +326,19 @@ def check_histogram(report, svg):
     table = {k: v for k, v in report_table(report).items() if v[0]}
     hists = {g.get('data-what'): g for g in root.iter(NS + 'g')
              if g.get('class') == 'histogram'}
-    want('histograms', sorted(hists), sorted(table))
-    for what, (count, *pcts) in table.items():
+    # by total time, the most first; the bound's rest left out, and said
+    order = sorted(table, key=lambda k: (-table[k][5], k))
+    drawn = [g.get('data-what') for g in root.iter(NS + 'g')
+             if g.get('class') == 'histogram']
+    want('histograms, by total time', drawn, order[:MAX_PANELS])
+    notes = ' '.join(t.text for t in root.iter(NS + 'text')
+                     if t.get('class') == 'note')
+    left = len(order) - MAX_PANELS
+    if left > 0 and ('%d more' % left) not in notes:
+        fail('no note of the %d histograms left out: %r' % (left, notes))
+    table = {k: table[k] for k in order[:MAX_PANELS]}
+    check_text_layout(root)
+    for what, (count, *pcts, _) in table.items():
         g = hists.get(what)
         if g is None:
             continue
@@ -310,7 +454,8 @@ def main():
     mode = sys.argv[1]
     if mode == 'timechart':
         check_timechart(sys.argv[2], sys.argv[3],
-                        int(sys.argv[4]) if len(sys.argv) > 4 else 16)
+                        int(sys.argv[4]) if len(sys.argv) > 4 else 16,
+                        sys.argv[5] if len(sys.argv) > 5 else None)
     elif mode == 'histogram':
         check_histogram(sys.argv[2], sys.argv[3])
     else:

@@ -36,12 +36,17 @@ case_procs()     { $gen -n 5000 timechart t; echo --timechart-procs 3; }
 case_nometa()    { $gen nometa t; }
 # process names with quotes, <, control bytes and invalid UTF-8
 case_strings()   { $gen strings t; }
+# more histograms than drawn, their percentiles close together
+case_pairs()     { $gen pairs t; }
+# a task that exits, a kworker whose switch-out is missing: their lanes
+# end (lket-gen prints the exits, which lket.out does not show)
+case_lanes()     { $gen lanes t > exits; }
 # damaged: CPU 1's file cut 7 bytes short; what is left is drawn
 case_truncated() {
 	$gen -n 3000 timechart t && head -c $(($(wc -c < t_1) - 7)) t_1 > x &&
 		mv x t_1; }
 
-cases="timechart golden latency sched procs nometa strings truncated"
+cases="timechart golden latency sched procs nometa strings lanes pairs truncated"
 [ $# -gt 0 ] && cases=$*
 
 # render SVG PNG: chromium's screenshot of the SVG at its own size
@@ -64,6 +69,8 @@ for c in $cases; do
 		if ! opts=$("case_$c" 2> gen.log); then
 			echo "FAIL $name: lket-gen"; fail=1; continue
 		fi
+		exits=
+		[ -f exits ] && exits=exits
 		procs=$(echo "$opts" | sed -n 's/.*--timechart-procs \([0-9]*\).*/\1/p')
 		# shellcheck disable=SC2086
 		"$b2a" -q -o lket.out --report report --timechart timechart.svg \
@@ -78,7 +85,7 @@ for c in $cases; do
 			fail=1; continue
 		fi
 		if ! python3 "$here/check.py" timechart lket.out timechart.svg \
-			${procs:-16} > check.log ||
+			${procs:-16} ${exits:-} > check.log ||
 		   ! python3 "$here/check.py" histogram report histogram.svg \
 			>> check.log; then
 			echo "FAIL $name: the pictures differ from lket.out"

@@ -196,6 +196,41 @@ static void test_register_invalid(void **state)
 	assert_int_equal(meta_get(m, 6, 1)->sys.n, 1);
 }
 
+/* Each way a field list or a name is malformed has words of its own,
+ * naming the field and the limit. */
+static void test_register_why(void **state)
+{
+	struct meta *m = *state;
+	char fmt[1000 * 6], names[1000 * 6];
+	size_t i, nf = 0, nn = 0;
+
+	assert_int_equal(meta_register(m, 6, 3, false, "INT8:INT8", "a:a-b"),
+			 -EINVAL);
+	assert_string_equal(meta_why(m),
+			    "field 2, \"a-b\": a field name has 1 to 200 letters, digits or '_'");
+	assert_int_equal(meta_register(m, 6, 3, false, "INT8:FLOAT", "a:b"),
+			 -EINVAL);
+	assert_string_equal(meta_why(m),
+			    "field 2, \"b\": unknown type \"FLOAT\" (INT8, INT16, INT32, INT64, their UINT forms, STRING, ADDRS)");
+	assert_int_equal(meta_register(m, 6, 3, false, "INT8:INT8", "a"),
+			 -EINVAL);
+	assert_string_equal(meta_why(m), "2 types but 1 names");
+	assert_int_equal(meta_name(m, 6, 3, "ev name"), -EINVAL);
+	assert_string_equal(meta_why(m),
+			    "event name \"ev name\": an event name has 1 to 200 letters, digits, '_' or '.' (not first or last)");
+	for (i = 0; i < 1000; i++) {
+		nf += (size_t)sprintf(fmt + nf, "%sINT8", i ? ":" : "");
+		nn += (size_t)sprintf(names + nn, "%sf%zu", i ? ":" : "", i);
+		if (i + 1 != 65 && i + 1 != 1000)
+			continue;
+		assert_int_equal(meta_register(m, 6, 3, false, fmt, names),
+				 -EINVAL);
+		assert_string_equal(meta_why(m), i + 1 == 65 ?
+				    "65 fields, more than a record may have (64)" :
+				    "1000 fields, more than a record may have (64)");
+	}
+}
+
 static void test_register_limit(void **state)
 {
 	struct meta *m = *state;
@@ -468,6 +503,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_init_group0, meta_setup,
 						meta_teardown),
 		cmocka_unit_test_setup_teardown(test_register_types,
+						meta_setup, meta_teardown),
+		cmocka_unit_test_setup_teardown(test_register_why,
 						meta_setup, meta_teardown),
 		cmocka_unit_test_setup_teardown(test_register_invalid,
 						meta_setup, meta_teardown),

@@ -100,6 +100,9 @@ static void test_svg_text(void **state)
 	assert_string_equal(d, "3.20 ms");
 	svg_wall(d, sizeof(d), 1764421205000001000ll);
 	assert_string_equal(d, "2025-11-29 13:00:05.000001 UTC");
+	/* unsigned ns since 1970: past 2^63 is 2262, not before 1970 */
+	svg_wall(d, sizeof(d), 9223372040854776000ull);
+	assert_string_equal(d, "2262-04-11 23:47:20.854776 UTC");
 	assert_int_equal(svg_tick_step(5130000, 10), 500000);
 	assert_int_equal(svg_tick_step(1000, 10), 100);
 	assert_int_equal(svg_tick_step(3000, 10), 500);

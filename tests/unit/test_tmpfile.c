@@ -143,6 +143,38 @@ static void test_symlink(void **state)
 	unlink(path);
 }
 
+/* a link to a file not made yet stays too: the file is made where it
+ * points, through a second link and a relative folder */
+static void test_symlink_dangling(void **state)
+{
+	char path[PATH_MAX_UNIT], link[PATH_MAX_UNIT], link2[PATH_MAX_UNIT];
+	char sub[PATH_MAX_UNIT];
+	struct tmpfile t;
+	struct stat st;
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/sub", unit_dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(path, sizeof(path), "%s/sub/new", unit_dir);
+	snprintf(link, sizeof(link), "%s/link", unit_dir);
+	snprintf(link2, sizeof(link2), "%s/sub/link2", unit_dir);
+	assert_int_equal(symlink("sub/link2", link), 0);
+	assert_int_equal(symlink("new", link2), 0);
+	assert_int_equal(tmpfile_open(&t, link), 0);
+	put(&t, "new");
+	assert_int_equal(tmpfile_commit(&t, true), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(lstat(link2, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_content(path, "new");
+	assert_int_equal(temporaries(), 0);
+	unlink(link);
+	unlink(link2);
+	unlink(path);
+	rmdir(sub);
+}
+
 /* not a regular file: written in place, no temporary file beside it */
 static void test_device(void **state)
 {
@@ -356,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_new_file_mode),
 		cmocka_unit_test(test_no_replace),
 		cmocka_unit_test(test_symlink),
+		cmocka_unit_test(test_symlink_dangling),
 		cmocka_unit_test(test_device),
 		cmocka_unit_test(test_unwritable_folder),
 		cmocka_unit_test(test_signal),

@@ -22,6 +22,13 @@ umask 022
 # seconds (exit 124), and so must be a case's FIFO writers: see fifo().
 case_v4()       { $gen golden t; echo t; }
 case_v5()       { $gen -f v5 golden t; echo t; }
+# a real trace of SystemTap 5.1 (bulk frames behind their magic) on
+# Debian 13's 6.12: the signal group's guest test (tests/tapset/guest.sh)
+real612() { cp "$here/traces/signal-6.12_0" t_0 && cp "$here/traces/signal-6.12_1" t_1; }
+case_real612()  { real612; echo t; }
+# its last frame cut short; its first file's second frame without magic
+case_real612_cut() { real612 && truncate -s -5 t_1; echo t; }
+case_real612_magic() { real612 && printf 'XXXX' | dd of=t_0 bs=1 seek=1275 conv=notrunc 2>/dev/null; echo t; }
 case_raw()      { $gen -f none golden t; echo t; }
 case_swapped()  { $gen -s golden t; echo t; }
 case_stpd()     { $gen golden t && mv t_0 stpd_cpu0 && mv t_1 stpd_cpu1; echo; }

@@ -67,9 +67,14 @@ catalogue_hooks() {
 	"$builddir/lket-gencat" probes | grep "^addevent\.$1\." | sort
 }
 
+# A kernel of another Debian suite than the host's: its debuginfo is in
+# its build root, where lket-b2a is told to look (lket-b2a(1), --debuginfo)
+kroot=$("$top/tools/lket-buildenv" --release "$rel" --builddir "$builddir" --print-root) ||
+	{ echo "$group: lket-buildenv --print-root failed" >&2; exit 1; }
+
 # decode ARGS...: lket-b2a
 decode() {
-	"$builddir/lket-b2a" "$@"
+	"$builddir/lket-b2a" ${kroot:+--debuginfo "$kroot/usr/lib/debug"} "$@"
 }
 
 # hook_list_check GROUP EXTRA...: stap -l lists exactly the catalogue's

@@ -210,15 +210,18 @@ check ascii "text fork line" "^[0-9]+ [0-9]+ $w $w workload process\.fork new_ti
 check ascii "text snapshot line" "^[0-9]+ [0-9]+ [0-9]+ [0-9]+ [^ ]+ process\.snapshot tid=1 pid=1 ppid=0 process_name=\"[^\"]*\"\$"
 # names escaped as in lket.out: the workload renamed itself
 # 'wl<newline>forged "1\' and forked; no line of the text is anything but
-# a record (the payloads of the frames, {u32 sequence; u32 length} each)
+# a record (the payloads of the frames: {u32 sequence; u32 length} each,
+# behind a 4-byte magic from SystemTap 5.0)
 python3 -c 'import struct, sys
+MAGIC = b"\xf0\x9f\xa9\xba"
 for name in sys.argv[1:]:
     b = open(name, "rb").read()
+    h = 12 if b[:4] == MAGIC else 8
     o = 0
-    while o + 8 <= len(b):
-        n = struct.unpack_from("=I", b, o + 4)[0]
-        sys.stdout.buffer.write(b[o + 8:o + 8 + n])
-        o += 8 + n' "$res"/ascii_* >ascii.txt || fail "cannot read the text trace's frames"
+    while o + h <= len(b):
+        n = struct.unpack_from("=I", b, o + h - 4)[0]
+        sys.stdout.buffer.write(b[o + h:o + h + n])
+        o += h + n' "$res"/ascii_* >ascii.txt || fail "cannot read the text trace's frames"
 check ascii "the escaped execname of a fork" "^[0-9]+ [0-9]+ $w $w "'wl\\nforged\\x20\\"1\\\\ process\.fork '
 record='^[0-9]+ [0-9]+ [0-9]+ [0-9]+ [^ ]+ [a-z_]+(\.[a-z0-9_]+)*( |$)'
 if grep -qvE "$record" ascii.txt; then

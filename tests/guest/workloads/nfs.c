@@ -9,7 +9,8 @@
  * trace records to steps; exits 0 when every call behaved as expected.
  * Names: PREFIX "data" (8192 bytes of 'a', then 10 'x' at offset 4100),
  * renamed to PREFIX "renamed"; PREFIX "node" (mknod); PREFIX "dir"
- * (mkdir); PREFIX "missing" (never exists).
+ * (mkdir); PREFIX "missing" (never exists); PREFIX "partial" (100
+ * bytes, then 4 appended by a write-only open and read back by another).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -49,12 +50,13 @@ int main(int argc, char **argv)
 {
 	static char buf[SIZE], rbuf[SIZE];
 	char data[4096], renamed[4096], node[4096], dir[4096], missing[4096];
+	char partial[4096], head[100];
 	struct stat st, dst;
 	struct flock fl;
 	off_t off;
 	char *map;
 	DIR *d;
-	int fd, nul;
+	int fd, nul, rfd;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: nfs DIR PREFIX\n");
@@ -65,6 +67,7 @@ int main(int argc, char **argv)
 	snprintf(node, sizeof(node), "%s/%snode", argv[1], argv[2]);
 	snprintf(dir, sizeof(dir), "%s/%sdir", argv[1], argv[2]);
 	snprintf(missing, sizeof(missing), "%s/%smissing", argv[1], argv[2]);
+	snprintf(partial, sizeof(partial), "%s/%spartial", argv[1], argv[2]);
 	memset(buf, 'a', sizeof(buf));
 	check(stat(argv[1], &dst) == 0, "stat dir");
 	printf("nfs: start pid=%d dir_fileid=%llu\n", getpid(),
@@ -162,6 +165,27 @@ int main(int argc, char **argv)
 	check(unlink(renamed) == 0, "unlink renamed");
 	check(unlink(node) == 0, "unlink node");
 	check(rmdir(dir) == 0, "rmdir");
+	/*
+	 * A partial write into an uncached page by a write-only open leaves
+	 * the page dirty and not up to date (no read-modify-write without
+	 * read access); a read of it by another open, while the writer's
+	 * stays open (a close would write it back), writes that page alone
+	 * before reading it (nfs_read_folio(), nfs_wb_folio()).
+	 */
+	memset(head, 'p', sizeof(head));
+	fd = open(partial, O_CREAT | O_EXCL | O_WRONLY, 0644);
+	check(fd >= 0 && write(fd, head, sizeof(head)) == sizeof(head) &&
+	      fsync(fd) == 0 && fstat(fd, &st) == 0 && close(fd) == 0, "partial create");
+	drop_caches();
+	printf("nfs: partial name=%spartial fileid=%llu\n", argv[2],
+	       (unsigned long long)st.st_ino);
+	fd = open(partial, O_WRONLY | O_APPEND);
+	check(fd >= 0 && write(fd, "tail", 4) == 4, "partial append");
+	rfd = open(partial, O_RDONLY);
+	check(rfd >= 0 && read(rfd, rbuf, sizeof(rbuf)) == sizeof(head) + 4 &&
+	      !memcmp(rbuf + sizeof(head), "tail", 4), "partial read");
+	check(close(rfd) == 0 && close(fd) == 0 && unlink(partial) == 0, "partial close");
+
 	printf("nfs: done failed=%d\n", failed);
 	return failed;
 }

@@ -70,17 +70,21 @@ $(BUILD)/lket-gencat: tools/lket-gencat.c runtime/lket_events.def
 	@mkdir -p $(@D)
 	$(CC) $(LKET_CFLAGS) $(CFLAGS) -o $@ $<
 
-# the guest kernel release: runtime/kernel-release, the one place naming it
-KERNEL_RELEASE := $(shell cat runtime/kernel-release)
-# its PREEMPT_RT flavour (Debian's linux-image-REL-rt-amd64)
+# The kernels are listed in runtime/targets.  The guest tests' kernel:
+# this machine's Debian suite's first target (tools/lket-target), or
+# LKET_KERNEL_RELEASE; its PREEMPT_RT flavour (linux-image-REL-rt-amd64).
+KERNEL_RELEASE := $(shell tools/lket-target)
 KERNEL_RELEASE_RT := $(patsubst %-amd64,%-rt-amd64,$(KERNEL_RELEASE))
+# The first target: what test traces claim, and what lket(5) names.
+FIRST_TARGET := $(shell tools/lket-target --first)
+FIRST_TARGET_RT := $(patsubst %-amd64,%-rt-amd64,$(FIRST_TARGET))
 
 # Test traces claim to come from that kernel.
 $(BUILD)/lket-gen: tests/gen/lket-gen.c runtime/lket_events.def \
-		   runtime/lket_format.h runtime/lket_ids.h runtime/kernel-release
+		   runtime/lket_format.h runtime/lket_ids.h runtime/targets
 	@mkdir -p $(@D)
 	$(CC) $(LKET_CFLAGS) $(CFLAGS) \
-		-DLKET_KERNEL_RELEASE='"$(KERNEL_RELEASE)"' -o $@ $<
+		-DLKET_KERNEL_RELEASE='"$(FIRST_TARGET)"' -o $@ $<
 
 # The tapset's catalogue: the runtime's C headers as embedded C, IDs,
 # register_sys_event() calls and one record writer per event.
@@ -109,8 +113,8 @@ $(BUILD)/man/lket.5: man/lket.5.in $(GROUP_DOCS) $(BUILD)/lket-gencat runtime/ta
 	sed -e '/^@LKET_HOOK_LIST@$$/{r $(BUILD)/man/hooks.roff' -e 'd}' \
 	    -e '/^@LKET_GROUP_DOCS@$$/{r $(BUILD)/man/groups.roff' -e 'd}' \
 	    -e '/^@LKET_TARGETS@$$/{r $(BUILD)/man/targets.roff' -e 'd}' \
-	    -e 's/@KERNEL_RELEASE@/$(KERNEL_RELEASE)/g' \
-	    -e 's/@KERNEL_RELEASE_RT@/$(KERNEL_RELEASE_RT)/g' \
+	    -e 's/@KERNEL_RELEASE@/$(FIRST_TARGET)/g' \
+	    -e 's/@KERNEL_RELEASE_RT@/$(FIRST_TARGET_RT)/g' \
 		man/lket.5.in > $@.tmp
 	mv $@.tmp $@
 
@@ -248,11 +252,11 @@ install: all
 		$(DESTDIR)$(RUNTIMEDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(RTPATCHDIR)
 	install -m 755 $(BUILD)/lket-b2a $(DESTDIR)$(BINDIR)/
-	install -m 755 tools/lket-stap tools/lket-run-traced tools/lket-buildenv \
+	install -m 755 tools/lket-stap tools/lket-run-traced tools/lket-buildenv tools/lket-target \
 		$(DESTDIR)$(BINDIR)/
 	install -m 644 tools/stap-runtime-patches/*.patch $(DESTDIR)$(RTPATCHDIR)/
 	install -m 644 tapset/*.stp tapset/*.stpm $(DESTDIR)$(TAPSETDIR)/
-	install -m 644 runtime/*.h runtime/*.def runtime/kernel-release runtime/targets \
+	install -m 644 runtime/*.h runtime/*.def runtime/targets \
 		$(DESTDIR)$(RUNTIMEDIR)/
 	install -m 644 $(BUILD)/man/lket-b2a.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(BUILD)/man/lket.5 $(DESTDIR)$(MANDIR)/man5/

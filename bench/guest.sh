@@ -126,7 +126,7 @@ t0=$(date +%s)
 	--script "$here/guest-job.sh" || note "the guest job exited $?"
 t1=$(date +%s)
 [ -s "$dir/res/results" ] || { note "no results came back"; exit 1; }
-accel=$(cat "$build/vm/accel-${LKET_KERNEL_RELEASE:-$(cat "$top/runtime/kernel-release")}" 2>/dev/null ||
+accel=$(cat "$build/vm/accel-$("$top/tools/lket-target")" 2>/dev/null ||
 	echo "?")
 
 {

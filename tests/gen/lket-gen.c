@@ -100,7 +100,7 @@
 #include "../../runtime/lket_format.h"
 #include "../../runtime/lket_ids.h"
 
-/* The trace header's kernel: runtime/kernel-release, -D'd by the Makefile. */
+/* The trace header's kernel: the first of runtime/targets, -D'd by the Makefile. */
 #ifndef LKET_KERNEL_RELEASE
 #error "build with -DLKET_KERNEL_RELEASE='\"release\"' (see the Makefile)"
 #endif

@@ -14,7 +14,7 @@ top=${top:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${LKET_BUILDDIR:-$top/build}
 mkdir -p "$builddir"
 builddir=$(cd "$builddir" && pwd)
-rel=${LKET_KERNEL_RELEASE:-$(cat "$top/runtime/kernel-release")}
+rel=$("$top/tools/lket-target")
 SYSTEMTAP_DIR=$builddir/stap-cache
 export SYSTEMTAP_DIR
 work=$builddir/guest/$group

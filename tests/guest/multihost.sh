@@ -40,7 +40,7 @@ mkdir -p "$build"
 build=$(cd "$build" && pwd)
 LKET_BUILDDIR=$build
 export LKET_BUILDDIR
-rel=${LKET_KERNEL_RELEASE:-$(cat "$top/runtime/kernel-release")}
+rel=$("$top/tools/lket-target")
 work=$build/guest-tests/multihost
 sres=$work/server
 cres=$work/client

@@ -29,7 +29,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${LKET_BUILDDIR:-$top/build}
-rel=${LKET_KERNEL_RELEASE:-$(cat "$top/runtime/kernel-release")}
+rel=$("$top/tools/lket-target")
 # The kernel series: some hooks see other values there (v61 below), and
 # nfs.aop.writepage fires elsewhere (tapset/nfs.stp): page reclaim on
 # 6.1, a read of a partly written page on 6.12

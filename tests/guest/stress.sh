@@ -47,7 +47,7 @@ top=$(cd "$here/../.." && pwd)
 build=${LKET_BUILDDIR:-$top/build}
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
-rel=${LKET_KERNEL_RELEASE:-$(cat "$top/runtime/kernel-release")}
+rel=$("$top/tools/lket-target")
 seconds=${STRESS_SECONDS:-60}
 case $seconds in ''|*[!0-9]*) echo "stress: bad STRESS_SECONDS $seconds" >&2; exit 1 ;; esac
 if [ -z "${STRESS_MIN_HOOKS:-}" ]; then

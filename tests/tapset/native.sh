@@ -6,7 +6,7 @@
 # install"), whose lket-buildenv keeps the runtime copy in ~/.cache/lket.
 . "$(dirname "$0")/lib.sh"
 
-rel=${LKET_KERNEL_RELEASE:-$(cat "$top/runtime/kernel-release")}
+rel=$("$top/tools/lket-target")
 tree=/usr/src/linux-headers-$rel
 [ -f "$tree/Makefile" ] || fail "$tree missing: apt-get install linux-headers-$rel"
 cd "$work"

@@ -7,7 +7,8 @@
 #  * the trace files are 0600 in a folder made 0700 whatever the umask,
 #    and an old 0644 file written over is made private first;
 #  * a runtime copy that another user may write is refused, and one
-#    changed since it was made is made again.
+#    changed since it was made is made again;
+#  * tools/lket-target picks the machine's Debian suite's kernel.
 #
 #   tests/tools/run.sh BUILD        prints "tools: N passed, M failed"
 set -u
@@ -74,7 +75,7 @@ modes=$(stat -c '%a' "$work/old/t_0" "$work/old/t_1" 2>&1 | tr '\n' ' ')
 	bad "modes after writing over an old trace: $modes (want 600 600)"
 
 # lket-buildenv's runtime copy, for the default kernel's headers
-rel=$(cat "$top/runtime/kernel-release")
+rel=$("$top/tools/lket-target")
 tree=/usr/src/linux-headers-$rel
 if [ -f "$tree/Makefile" ] && [ -d /usr/share/systemtap/runtime ]; then
 	benv() { "$top/tools/lket-buildenv" --runtime-only --kernel-tree "$tree" --release "$rel" --builddir "$work/benv" 2>"$work/benv.err"; }
@@ -92,6 +93,24 @@ if [ -f "$tree/Makefile" ] && [ -d /usr/share/systemtap/runtime ]; then
 else
 	bad "no $tree or SystemTap runtime: tools/install-deps guest"
 fi
+
+# lket-target: the default kernel is the machine's Debian suite's first
+# target (runtime/targets); LKET_KERNEL_RELEASE overrides it
+osr() { printf 'VERSION_CODENAME=%s\n' "$1" >"$work/os-release"; }
+for suite in bookworm trixie; do
+	osr $suite
+	want=$(awk -v s=$suite '!/^#/ && $2 == s { print $1; exit }' "$top/runtime/targets")
+	got=$(LKET_OS_RELEASE=$work/os-release LKET_KERNEL_RELEASE= "$top/tools/lket-target")
+	[ -n "$want" ] && [ "$got" = "$want" ] && ok "lket-target on $suite: $got" ||
+		bad "lket-target on $suite: '$got', want '$want'"
+done
+osr sid
+got=$(LKET_OS_RELEASE=$work/os-release LKET_KERNEL_RELEASE= "$top/tools/lket-target")
+first=$(awk '!/^#/ && NF { print $1; exit }' "$top/runtime/targets")
+[ "$got" = "$first" ] && ok "lket-target on a suite without a target: the first, $got" ||
+	bad "lket-target on sid: '$got', want '$first'"
+got=$(LKET_OS_RELEASE=$work/os-release LKET_KERNEL_RELEASE=9.9-x "$top/tools/lket-target")
+[ "$got" = 9.9-x ] && ok "lket-target: LKET_KERNEL_RELEASE first" || bad "lket-target with LKET_KERNEL_RELEASE: '$got'"
 
 echo "tools: $pass passed, $fail failed"
 [ $fail = 0 ]

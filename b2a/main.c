@@ -18,19 +18,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clash.h"
-#include "convert.h"
-#include "diag.h"
-#include "filter.h"
-#include "multihost.h"
-#include "output.h"
-#include "progress.h"
-#include "report.h"
-#include "rpcreport.h"
-#include "stream.h"
-#include "symbols.h"
-#include "tmpfile.h"
-#include "version.h"
+#include "analysis/filter.h"
+#include "analysis/report.h"
+#include "analysis/rpcreport.h"
+#include "analysis/symbols.h"
+#include "cli/clash.h"
+#include "input/stream.h"
+#include "output/output.h"
+#include "pipeline/convert.h"
+#include "pipeline/multihost.h"
+#include "util/diag.h"
+#include "util/progress.h"
+#include "util/tmpfile.h"
+#include "util/version.h"
 
 #define MAX_MESSAGES_PER_FILE	20
 #define LKET_MAX_HOSTS		64

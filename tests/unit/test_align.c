@@ -2,7 +2,7 @@
 /* align: a host's clock offset and drift from ordered pairs. */
 #include "unit.h"
 
-#include "../../b2a/align.h"
+#include "analysis/align.h"
 
 static uint64_t rng = 88172645463325252ull;
 

@@ -4,7 +4,7 @@
 
 #include <sys/stat.h>
 
-#include "../../b2a/clash.h"
+#include "cli/clash.h"
 
 /* unit_dir/name, in one of a few buffers (a call names up to four) */
 static const char *at(const char *name)

@@ -2,7 +2,7 @@
 /* ctf_lttng: which events map to LTTng's, and the values of LTTng's fields. */
 #include "unit.h"
 
-#include "../../b2a/ctf_lttng.h"
+#include "output/ctf/ctf_lttng.h"
 
 static const struct field f_prev = { .type = LKET_INT32, .name = "prev_pid" };
 static const struct field f_next = { .type = LKET_INT32, .name = "next_pid" };

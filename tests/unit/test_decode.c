@@ -2,7 +2,7 @@
 /* decode: fields by type, user fields, raw bytes, damage, byte order. */
 #include "unit.h"
 
-#include "../../b2a/decode.h"
+#include "decode/decode.h"
 
 /* Point s's current record at rec, as stream_next() would. */
 static void load(struct stream *s, const uint8_t *rec, bool swap)

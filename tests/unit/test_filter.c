@@ -2,7 +2,7 @@
 /* filter: option parsing, each criterion, times relative and wall-clock. */
 #include "unit.h"
 
-#include "../../b2a/filter.h"
+#include "analysis/filter.h"
 
 static struct meta meta;
 

@@ -2,7 +2,7 @@
 /* merge: per-CPU streams come out by timestamp, then CPU, then sequence. */
 #include "unit.h"
 
-#include "../../b2a/merge.h"
+#include "input/merge.h"
 
 /* A 24-byte record: common_data only, 1:1, told apart by its tid */
 #define REC(ts, tid, cpu)						\

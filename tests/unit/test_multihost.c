@@ -7,7 +7,7 @@
 #include "unit.h"
 #include "log_output.h"
 
-#include "../../b2a/multihost.h"
+#include "pipeline/multihost.h"
 
 /* An event 200:9, which nothing describes, of tid on cpu at ts */
 #define REC(ts, tid, cpu)						\

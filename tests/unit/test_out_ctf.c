@@ -4,7 +4,7 @@
 
 #include <sys/stat.h>
 
-#include "../../b2a/output.h"
+#include "output/output.h"
 
 static struct meta meta;
 

@@ -2,7 +2,7 @@
 /* out_json and out_csv: one event, one lost run, byte for byte. */
 #include "unit.h"
 
-#include "../../b2a/output.h"
+#include "output/output.h"
 
 static struct meta meta;
 

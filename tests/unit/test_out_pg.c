@@ -7,7 +7,7 @@
 #include "unit.h"
 #include "sql_fixture.h"
 
-#include "../../b2a/out_pg.h"
+#include "output/db/out_pg.h"
 
 /* The COPY text of the n values at v, in no more than the room asked
  * for; to free. */

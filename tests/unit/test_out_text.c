@@ -2,7 +2,7 @@
 /* out_text: lket.out lines, byte for byte, in every mode. */
 #include "unit.h"
 
-#include "../../b2a/output.h"
+#include "output/output.h"
 
 static struct meta meta;
 

@@ -2,7 +2,7 @@
 /* progress: the line's wording and sizes, and how often it may change. */
 #include "unit.h"
 
-#include "../../b2a/progress.h"
+#include "util/progress.h"
 
 static void expect_line(uint64_t done, uint64_t total, const char *want)
 {

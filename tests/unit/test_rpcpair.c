@@ -2,8 +2,8 @@
 /* rpcpair: a host's RPC events folded into calls and halves, matched. */
 #include "unit.h"
 
-#include "../../b2a/meta.h"
-#include "../../b2a/rpcpair.h"
+#include "analysis/rpcpair.h"
+#include "decode/meta.h"
 
 static struct field f_xid = { .name = "xid" }, f_prog = { .name = "prog" },
 	f_rq_xid = { .name = "rq_xid" }, f_rq_prog = { .name = "rq_prog" },

@@ -2,7 +2,7 @@
 /* rpcreport: each call's time split in three, per procedure. */
 #include "unit.h"
 
-#include "../../b2a/rpcreport.h"
+#include "analysis/rpcreport.h"
 
 /* Write r to a file and read it back into buf. */
 static void written(struct rpcreport *r, char *buf, size_t size)

@@ -7,8 +7,8 @@
 #include "unit.h"
 #include "sql_fixture.h"
 
-#include "../../b2a/report.h"
-#include "../../b2a/sql.h"
+#include "analysis/report.h"
+#include "output/db/sql.h"
 
 static const struct sql_dialect dialect = {
 	.int64 = "I64", .bytes = "BYTES", .boolean = "BOOL",

@@ -2,7 +2,7 @@
 /* stat: the --stat summary, byte for byte. */
 #include "unit.h"
 
-#include "../../b2a/output.h"
+#include "output/output.h"
 
 static struct meta meta;
 

@@ -7,7 +7,7 @@
 
 #include "unit.h"
 
-#include "../../b2a/stream.h"
+#include "input/stream.h"
 
 /* Records, in either byte order: E is LE or BE. */
 

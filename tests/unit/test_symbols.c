@@ -8,7 +8,7 @@
  */
 #include "unit.h"
 
-#include "../../b2a/symbols.h"
+#include "analysis/symbols.h"
 
 /*
  * ksys_write: 32 bytes at _stext; do_syscall_64: 64 bytes after it; then

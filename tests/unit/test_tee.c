@@ -3,7 +3,7 @@
 #include "unit.h"
 #include "log_output.h"
 
-#include "../../b2a/output.h"
+#include "output/output.h"
 
 static const struct trace_info info = { .first_ts = 5 };
 

@@ -6,10 +6,10 @@
  */
 #include "unit.h"
 
-#include "../../b2a/output.h"
-#include "../../b2a/report.h"
-#include "../../b2a/svg.h"
-#include "../../b2a/timechart.h"
+#include "analysis/report.h"
+#include "output/chart/svg.h"
+#include "output/chart/timechart.h"
+#include "output/output.h"
 
 static uint64_t lane_ns(const struct tc_lane *l, enum tc_state st)
 {

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "../../b2a/tmpfile.h"
+#include "util/tmpfile.h"
 
 /* Files in unit_dir whose name has ".tmp-" in it. */
 static int temporaries(void)

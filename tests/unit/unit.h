@@ -29,7 +29,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../b2a/diag.h"
+#include "util/diag.h"
 #include "../../runtime/lket_format.h"
 
 #define BYTE(x, n)	((uint8_t)(((uint64_t)(x) >> (8 * (n))) & 0xff))

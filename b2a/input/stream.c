@@ -2,7 +2,6 @@
 /*
  * stream.c - read LKET records from one per-CPU file (see stream.h).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -23,26 +22,6 @@
 static size_t frame_header_size(enum framing f)
 {
 	return f == FRAMING_V5 ? 12 : f == FRAMING_V4 ? 8 : 0;
-}
-
-int stream_cpu_from_name(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	const char *end, *p;
-
-	base = base ? base + 1 : path;
-	end = base + strlen(base);
-	p = end;
-	while (p > base && isdigit((unsigned char)p[-1]))
-		p--;
-	if (p == end || end - p > 4)
-		return -1;
-	/* "FILE_N" (stap -o FILE) or "stpd_cpuN" */
-	if (p > base && p[-1] == '_')
-		return atoi(p);
-	if (p - base >= 3 && !strncmp(p - 3, "cpu", 3))
-		return atoi(p);
-	return -1;
 }
 
 /*

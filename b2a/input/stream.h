@@ -134,7 +134,4 @@ static inline uint64_t stream_u64(const struct stream *s, const void *p)
 	return s->swap ? __builtin_bswap64(v) : v;
 }
 
-/* The CPU number a per-CPU file name ends with (stpd_cpuN, FILE_N); -1. */
-int stream_cpu_from_name(const char *path);
-
 #endif

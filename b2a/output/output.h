@@ -3,7 +3,9 @@
  * output.h - what every output (lket.out text, JSON, CSV, the summary, the
  * databases, a tee of several) offers the converter, as a const struct
  * output_ops: the trace's context once, one call per decoded event, one
- * per run of lost flushes, and its failures in its own words.
+ * per run of lost flushes, and its failures in its own words.  The ops
+ * only: each output's constructor is in its folder's header (line/,
+ * db/, ctf/, chart/), and the registry (registry.h) names them all.
  */
 #ifndef LKET_OUTPUT_H
 #define LKET_OUTPUT_H
@@ -112,70 +114,5 @@ struct text_options {
 
 /* A host label: letters, digits, '_', '-', '.'; at most this long. */
 #define HOST_LABEL_MAX	32
-
-/* The lket.out writer; fd stays open. */
-int output_text_new(struct output **o, int fd, const struct text_options *opt);
-/* JSON Lines and CSV (formats in lket-b2a(1)); fd stays open.  Of opt,
- * the time format and the event name options count. */
-int output_json_new(struct output **o, int fd, const struct text_options *opt);
-int output_csv_new(struct output **o, int fd, const struct text_options *opt);
-
-/* --stat: a summary of the events (lket-b2a(1)), not their lines; fd stays
- * open.  Of opt, the time format and the event name options count. */
-int output_stat_new(struct output **o, int fd, const struct text_options *opt);
-
-/* Several outputs fed the same; they are freed with it. */
-int output_tee_new(struct output **o, struct output **outs, size_t n);
-
-struct sqlite_options {
-	const char *path;	/* the database asked for */
-	const char *file;	/* where to write it: an empty file that the
-				   caller puts at path when all went well */
-	bool replace;		/* else an existing path is refused (-EEXIST) */
-	const char *host;	/* one trace's host label; NULL: its hostname */
-	struct diag *diag;	/* notes: renamed tables and columns */
-};
-
-/* SQLite database written to opt->file (a temporary file, tmpfile.h), for
- * opt->path: a failed conversion leaves no database behind.  Opened at
- * begin; the strings of opt must last as long as the output. */
-int output_sqlite_new(struct output **o, const struct sqlite_options *opt);
-
-struct pg_options {
-	const char *conninfo;
-	const char *schema;	/* created if missing, shared by hosts */
-	bool replace;		/* a host loaded already: reloaded, else
-				   -EEXIST */
-	const char *host;	/* one trace's host label; NULL: its hostname */
-	struct diag *diag;	/* notes: renamed tables and columns */
-};
-
-/* PostgreSQL: one transaction, COPY; nothing is left if it fails.
- * Connects at begin; the strings of opt must last as long as the output. */
-int output_pg_new(struct output **o, const struct pg_options *opt);
-
-/* A CTF 1.8 trace in the folder dir: metadata and stream_N per CPU, as
- * babeltrace2 reads them, put in place when finished; dir missing or
- * empty, or a trace that replace allows to overwrite (out_ctf.c).  diag
- * (may be NULL) takes its notes. */
-int output_ctf_new(struct output **o, const char *dir, bool replace,
-		   struct diag *diag);
-
-/*
- * --timechart: an SVG picture of the CPUs, the busiest procs tasks (the
- * rest summed up), block devices and RPC over time, written to fd at
- * finish (lket-b2a(1), out_timechart.c); fd stays open.  The file is
- * max_bytes at most (0: TIMECHART_MAX_BYTES); a long trace is drawn in
- * coarser columns to fit.
- */
-#define TIMECHART_MAX_BYTES	(20u * 1000 * 1000)
-int output_timechart_new(struct output **o, int fd, unsigned int procs,
-			 uint64_t max_bytes);
-/*
- * --histogram: SVG latency histograms of the report's paired events,
- * p50/p90/p99/max marked, written to fd at finish; needs the latency
- * report (convert_options.report) to call its report op.  fd stays open.
- */
-int output_histogram_new(struct output **o, int fd);
 
 #endif

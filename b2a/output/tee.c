@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "output/output.h"
+#include "output/tee.h"
 
 struct tee {
 	struct output o;

@@ -15,6 +15,7 @@
 #include "decode/decode.h"
 #include "decode/meta.h"
 #include "input/merge.h"
+#include "input/tracename.h"
 #include "pipeline/source.h"
 #include "runtime/lket_format.h"
 
@@ -732,7 +733,7 @@ static size_t open_streams(const char *const *paths, size_t npaths,
 				continue;
 			}
 		}
-		cpu = stream_cpu_from_name(paths[i]);
+		cpu = tracename_cpu(paths[i]);
 		for (j = 0; cpu >= 0 && j < n; j++)
 			if (streams[j].cpu == cpu)
 				break;

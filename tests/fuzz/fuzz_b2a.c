@@ -21,6 +21,10 @@
 #include <unistd.h>
 
 #include "analysis/report.h"
+#include "output/chart/chart.h"
+#include "output/ctf/ctf.h"
+#include "output/db/db.h"
+#include "output/line/line.h"
 #include "output/output.h"
 #include "pipeline/convert.h"
 

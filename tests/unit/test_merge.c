@@ -3,6 +3,7 @@
 #include "unit.h"
 
 #include "input/merge.h"
+#include "input/tracename.h"
 
 /* A 24-byte record: common_data only, 1:1, told apart by its tid */
 #define REC(ts, tid, cpu)						\
@@ -55,7 +56,7 @@ static void open_at_first(struct stream *s, const char *name,
 	unit_write(path, sizeof(path), name, data, len);
 	/* the stream keeps the path: give it one that lives on */
 	assert_int_equal(stream_open(s, strdup(path),
-				     stream_cpu_from_name(path), 4096, &log->d),
+				     tracename_cpu(path), 4096, &log->d),
 			 0);
 	assert_int_equal(stream_next(s), 1);
 }

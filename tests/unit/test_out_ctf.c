@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* out_ctf: the metadata of one event class, a lost run, the stream file. */
+#include "output/ctf/ctf.h"
 #include "unit.h"
 
 #include <sys/stat.h>

@@ -4,6 +4,7 @@
  * server; a refused connection and a schema name too long reported in
  * words.  The load into a real server is tests/db's.
  */
+#include "output/db/db.h"
 #include "unit.h"
 #include "sql_fixture.h"
 

@@ -6,6 +6,7 @@
  */
 #include <sqlite3.h>
 
+#include "output/db/db.h"
 #include "unit.h"
 #include "sql_fixture.h"
 

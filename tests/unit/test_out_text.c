@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* out_text: lket.out lines, byte for byte, in every mode. */
+#include "output/line/line.h"
 #include "unit.h"
 
 #include "output/output.h"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* stat: the --stat summary, byte for byte. */
+#include "output/line/line.h"
 #include "unit.h"
 
 #include "output/output.h"

@@ -8,6 +8,7 @@
 #include "unit.h"
 
 #include "input/stream.h"
+#include "input/tracename.h"
 
 /* Records, in either byte order: E is LE or BE. */
 
@@ -134,7 +135,7 @@ static void open_fixture(struct stream *s, char *path, size_t path_size,
 {
 	diag_log_init(log);
 	unit_write(path, path_size, name, data, len);
-	assert_int_equal(stream_open(s, path, stream_cpu_from_name(path),
+	assert_int_equal(stream_open(s, path, tracename_cpu(path),
 				     4096, &log->d), 0);
 }
 
@@ -857,16 +858,16 @@ static void test_fifo(void **state)
 static void test_cpu_from_name(void **state)
 {
 	(void)state;
-	assert_int_equal(stream_cpu_from_name("stpd_cpu3"), 3);
-	assert_int_equal(stream_cpu_from_name("/tmp/t/stpd_cpu0"), 0);
-	assert_int_equal(stream_cpu_from_name("trace_12"), 12);
-	assert_int_equal(stream_cpu_from_name("dir/trace_255"), 255);
-	assert_int_equal(stream_cpu_from_name("cpu7"), 7);
-	assert_int_equal(stream_cpu_from_name("x/foo"), -1);
-	assert_int_equal(stream_cpu_from_name("foo12"), -1);
-	assert_int_equal(stream_cpu_from_name("trace_"), -1);
-	assert_int_equal(stream_cpu_from_name("trace_12345"), -1);
-	assert_int_equal(stream_cpu_from_name("run_4/foo"), -1);
+	assert_int_equal(tracename_cpu("stpd_cpu3"), 3);
+	assert_int_equal(tracename_cpu("/tmp/t/stpd_cpu0"), 0);
+	assert_int_equal(tracename_cpu("trace_12"), 12);
+	assert_int_equal(tracename_cpu("dir/trace_255"), 255);
+	assert_int_equal(tracename_cpu("cpu7"), 7);
+	assert_int_equal(tracename_cpu("x/foo"), -1);
+	assert_int_equal(tracename_cpu("foo12"), -1);
+	assert_int_equal(tracename_cpu("trace_"), -1);
+	assert_int_equal(tracename_cpu("trace_12345"), -1);
+	assert_int_equal(tracename_cpu("run_4/foo"), -1);
 }
 
 int main(void)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tee: every output gets every call, in order, until one fails. */
+#include "output/tee.h"
 #include "unit.h"
 #include "log_output.h"
 

@@ -4,6 +4,7 @@
  * keep every nanosecond, text made safe for XML, and the pictures of a
  * few context switches and of a latency report.
  */
+#include "output/chart/chart.h"
 #include "unit.h"
 
 #include "analysis/report.h"

@@ -18,8 +18,10 @@
 #include <string.h>
 
 #include "analysis/report.h"
+#include "output/chart/chart.h"
 #include "output/chart/svg.h"
 #include "output/output.h"
+#include "output/registry.h"
 #include "util/outbuf.h"
 
 #define PANEL_W		900	/* the page's width */
@@ -327,3 +329,20 @@ int output_histogram_new(struct output **o, int fd)
 	*o = &H->o;
 	return 0;
 }
+
+static int histogram_create(struct output **o, const struct output_args *a)
+{
+	return output_histogram_new(o, a->fd);
+}
+
+const struct output_decl output_histogram_decl = {
+	.option = "histogram", .arg = "FILE",
+	.help =
+"      --histogram FILE  latency histograms of --report's pairs as an SVG\n"
+"                 picture, log-scaled, p50/p90/p99/max marked\n",
+	.target = OUTPUT_FILE,
+	.one_host = true,
+	.picture = true,
+	.needs_report = true,
+	.create = histogram_create,
+};

@@ -30,9 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/chart/chart.h"
 #include "output/chart/svg.h"
 #include "output/chart/timechart.h"
 #include "output/output.h"
+#include "output/registry.h"
 #include "util/outbuf.h"
 #include "util/u64map.h"
 
@@ -1203,3 +1205,21 @@ nomem:
 	tchart_free(&c->o);
 	return -ENOMEM;
 }
+
+static int timechart_create(struct output **o, const struct output_args *a)
+{
+	return output_timechart_new(o, a->fd, a->set->timechart_procs, 0);
+}
+
+const struct output_decl output_timechart_decl = {
+	.option = "timechart", .arg = "FILE",
+	.help =
+"      --timechart FILE  draw the trace over time as an SVG picture: CPUs,\n"
+"                 the busiest processes, block devices, RPC (lket-b2a(1))\n"
+"      --timechart-procs N  processes with a lane of their own (default 16,\n"
+"                 at most 100); the others share one\n",
+	.target = OUTPUT_FILE,
+	.one_host = true,
+	.picture = true,
+	.create = timechart_create,
+};

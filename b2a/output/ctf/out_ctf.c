@@ -46,8 +46,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "output/ctf/ctf.h"
 #include "output/ctf/ctf_lttng.h"
 #include "output/output.h"
+#include "output/registry.h"
 #include "runtime/lket_format.h"
 #include "util/outbuf.h"
 #include "util/tmpfile.h"
@@ -1042,3 +1044,19 @@ int output_ctf_new(struct output **o, const char *dir, bool replace,
 	*o = &c->o;
 	return 0;
 }
+
+static int ctf_create(struct output **o, const struct output_args *a)
+{
+	return output_ctf_new(o, a->path, a->set->replace, a->set->diag);
+}
+
+const struct output_decl output_ctf_decl = {
+	.option = "ctf", .arg = "DIR",
+	.help =
+"      --ctf DIR  write a CTF 1.8 trace (babeltrace2, Trace Compass) in DIR\n"
+"                 (no lket.out unless -o or -f; so too --timechart and\n"
+"                 --histogram)\n",
+	.target = OUTPUT_FOLDER,
+	.one_host = true,
+	.create = ctf_create,
+};

@@ -26,10 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/db/db.h"
 #include "output/db/out_pg.h"
 #include "output/db/sql.h"
 #include "output/line/outfmt.h"
 #include "output/output.h"
+#include "output/registry.h"
 #include "util/outbuf.h"
 
 #define COPY_FLUSH	(1u << 20)
@@ -632,3 +634,28 @@ int output_pg_new(struct output **o, const struct pg_options *opt)
 	*o = &so->o;
 	return 0;
 }
+
+static int pg_create(struct output **o, const struct output_args *a)
+{
+	const struct pg_options opt = {
+		.conninfo = a->path, .schema = a->set->schema,
+		.replace = a->set->replace, .host = a->set->host,
+		.diag = a->set->diag,
+	};
+
+	return output_pg_new(o, &opt);
+}
+
+/* --schema and --host are the settings' (cli/options.c); their help is
+ * here, beside what they are for */
+const struct output_decl output_pg_decl = {
+	.option = "pg", .arg = "CONNINFO", .label = "PostgreSQL",
+	.help =
+"      --pg CONNINFO  load into PostgreSQL (libpq connection string)\n"
+"      --schema NAME  PostgreSQL schema (default: named after the trace);\n"
+"                 the traces of any number of hosts share one\n"
+"      --host LABEL  the host of a single trace in the databases (default:\n"
+"                 the hostname its header gives)\n",
+	.target = OUTPUT_SERVICE,
+	.create = pg_create,
+};

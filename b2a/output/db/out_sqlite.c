@@ -18,8 +18,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "output/db/db.h"
 #include "output/db/sql.h"
 #include "output/output.h"
+#include "output/registry.h"
 #include "util/outbuf.h"
 
 static const struct sql_dialect sqlite_dialect = {
@@ -256,3 +258,21 @@ int output_sqlite_new(struct output **o, const struct sqlite_options *opt)
 	*o = &so->o;
 	return 0;
 }
+
+static int sqlite_create(struct output **o, const struct output_args *a)
+{
+	const struct sqlite_options opt = {
+		.path = a->path, .file = a->file, .replace = a->set->replace,
+		.host = a->set->host, .diag = a->set->diag,
+	};
+
+	return output_sqlite_new(o, &opt);
+}
+
+const struct output_decl output_sqlite_decl = {
+	.option = "db", .letter = 'd', .arg = "FILE",
+	.help =
+"  -d, --db FILE  write an SQLite database (no lket.out unless -o or -f)\n",
+	.target = OUTPUT_DB_FILE,
+	.create = sqlite_create,
+};

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "output/line/line.h"
 #include "output/line/outfmt.h"
 #include "output/output.h"
 #include "runtime/lket_format.h"

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/line/line.h"
 #include "output/line/outfmt.h"
 #include "output/output.h"
 #include "runtime/lket_format.h"

@@ -12,20 +12,8 @@
 #include <stdint.h>
 
 #include "output/output.h"
+#include "pipeline/stats.h"
 #include "util/diag.h"
-
-struct convert_stats {
-	uint64_t events;	/* handed to the output */
-	uint64_t filtered;	/* decoded, but filtered out */
-	uint64_t meta;		/* metadata records */
-	uint64_t lost;		/* flushes missing from the sequence */
-	uint64_t dropped;	/* records the tracer dropped (packets, and
-				   lket.cpu_end past the last packet) */
-	uint64_t missing;	/* records written, in no file (lket.cpu_end) */
-	uint64_t skipped;	/* probe hits SystemTap skipped (trace_end) */
-	uint64_t bytes;		/* read from the files */
-	size_t files;		/* read; others were skipped */
-};
 
 /*
  * Convert the files at paths into out.  What is wrong with the input is

@@ -16,7 +16,7 @@
 
 #include "decode/decode.h"
 #include "output/output.h"
-#include "pipeline/convert.h"
+#include "pipeline/stats.h"
 #include "util/diag.h"
 
 /*

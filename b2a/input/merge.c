@@ -1,57 +1,55 @@
 // SPDX-License-Identifier: GPL-2.0
+/* merge.c - the one merger (merge.h), and its per-CPU stream sources. */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "input/merge.h"
 #include "runtime/lket_format.h"
 
-static int record_cpu(const struct stream *s)
+static inline bool older(const struct merge_key *a, const struct merge_key *b)
 {
-	return s->cpu >= 0 ? s->cpu : (int)LKET_ID_CPU(s->rec.id);
-}
-
-static bool older(const struct stream *a, const struct stream *b)
-{
-	/* the key, not the timestamp: a record earlier than the one
-	 * before it in its file comes right after that one */
-	if (a->rec.key != b->rec.key)
-		return a->rec.key < b->rec.key;
-	if (record_cpu(a) != record_cpu(b))
-		return record_cpu(a) < record_cpu(b);
-	if (a->rec.seq != b->rec.seq)
-		return a->rec.seq < b->rec.seq;
+	if (a->key != b->key)
+		return a->key < b->key;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu;
+	if (a->seq != b->seq)
+		return a->seq < b->seq;
 	return a->order < b->order;
 }
 
 static void sift_down(struct merge *m, size_t i)
 {
-	struct stream *s = m->heap[i];
+	struct merge_entry e = m->heap[i];
 	size_t child;
 
 	for (;;) {
 		child = 2 * i + 1;
 		if (child >= m->n)
 			break;
-		if (child + 1 < m->n && older(m->heap[child + 1], m->heap[child]))
+		if (child + 1 < m->n &&
+		    older(&m->heap[child + 1].k, &m->heap[child].k))
 			child++;
-		if (!older(m->heap[child], s))
+		if (!older(&m->heap[child].k, &e.k))
 			break;
 		m->heap[i] = m->heap[child];
 		i = child;
 	}
-	m->heap[i] = s;
+	m->heap[i] = e;
 }
 
-int merge_init(struct merge *m, struct stream **streams, size_t n)
+int merge_init(struct merge *m, void *const *srcs, size_t n,
+	       const struct merge_ops *ops)
 {
 	size_t i;
 
+	m->ops = ops;
 	m->heap = malloc((n ? n : 1) * sizeof(*m->heap));
 	if (!m->heap)
 		return -ENOMEM;
-	if (n)
-		memcpy(m->heap, streams, n * sizeof(*m->heap));
+	for (i = 0; i < n; i++) {
+		m->heap[i].src = srcs[i];
+		ops->key(srcs[i], &m->heap[i].k);
+	}
 	m->n = n;
 	for (i = n / 2; i-- > 0;)
 		sift_down(m, i);
@@ -60,10 +58,12 @@ int merge_init(struct merge *m, struct stream **streams, size_t n)
 
 int merge_advance(struct merge *m)
 {
-	int ret = stream_next(m->heap[0]);
+	int ret = m->ops->advance(m->heap[0].src);
 
 	if (ret <= 0)
 		m->heap[0] = m->heap[--m->n];
+	else
+		m->ops->key(m->heap[0].src, &m->heap[0].k);
 	if (m->n)
 		sift_down(m, 0);
 	return ret < 0 ? ret : 0;
@@ -74,4 +74,31 @@ void merge_free(struct merge *m)
 	free(m->heap);
 	m->heap = NULL;
 	m->n = 0;
+}
+
+static void stream_key(const void *src, struct merge_key *k)
+{
+	const struct stream *s = src;
+
+	/* the key, not the timestamp: a record earlier than the one
+	 * before it in its file comes right after that one */
+	k->key = s->rec.key;
+	k->cpu = s->cpu >= 0 ? s->cpu : (int)LKET_ID_CPU(s->rec.id);
+	k->seq = s->rec.seq;
+	k->order = s->order;
+}
+
+static int stream_advance(void *src)
+{
+	return stream_next(src);
+}
+
+static const struct merge_ops stream_ops = {
+	.key = stream_key,
+	.advance = stream_advance,
+};
+
+int merge_streams(struct merge *m, struct stream **streams, size_t n)
+{
+	return merge_init(m, (void *const *)streams, n, &stream_ops);
 }

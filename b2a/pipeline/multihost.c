@@ -5,6 +5,7 @@
 
 #include "analysis/rpcpair.h"
 #include "analysis/rpcreport.h"
+#include "input/merge.h"
 #include "pipeline/multihost.h"
 
 /* What the first pass learns of a host. */
@@ -191,26 +192,72 @@ static void add_stats(struct convert_stats *sum,
 	sum->files += s->files;
 }
 
-int convert_hosts(const struct host_trace *hosts, size_t n,
-		  struct output *out, struct diag *diag,
-		  struct convert_stats *stats,
-		  const struct multihost_options *opt,
-		  struct host_clock *clocks)
-{
-	struct source **src = calloc(n, sizeof(*src));
-	struct convert_stats *hs = calloc(n, sizeof(*hs));
-	uint64_t *key = calloc(n, sizeof(*key));
-	bool *live = calloc(n, sizeof(*live));
-	struct trace_host *th = calloc(n, sizeof(*th));
-	struct trace_info info = { 0 };
-	struct source_options sopt;
-	size_t i, best;
-	int ret;
+/* A host's source in the merge: its place among the hosts breaks ties. */
+struct host_src {
+	struct source *src;
+	unsigned int index;
+};
 
-	memset(stats, 0, sizeof(*stats));
-	ret = src && hs && key && live && th ? 0 : -ENOMEM;
+static void host_key(const void *p, struct merge_key *k)
+{
+	const struct host_src *h = p;
+
+	*k = (struct merge_key){ .order = h->index };
+	source_peek(h->src, &k->key);
+}
+
+static int host_advance(void *p)
+{
+	struct host_src *h = p;
+	uint64_t key;
+	int ret = source_step(h->src);
+
+	return ret ? ret : source_peek(h->src, &key);
+}
+
+static const struct merge_ops host_ops = {
+	.key = host_key,
+	.advance = host_advance,
+};
+
+/* The hosts' events as one timeline, oldest first: the merger of the
+ * per-CPU files, over the hosts' sources. */
+static int merge_hosts(struct source **src, size_t n)
+{
+	struct host_src *hs = calloc(n, sizeof(*hs));
+	void **live = calloc(n, sizeof(*live));
+	struct merge m = { 0 };
+	size_t i, nlive = 0;
+	uint64_t key;
+	int ret = hs && live ? 0 : -ENOMEM;
+
+	for (i = 0; !ret && i < n; i++) {
+		hs[i] = (struct host_src){ src[i], (unsigned int)i };
+		if (source_peek(src[i], &key))
+			live[nlive++] = &hs[i];
+	}
 	if (!ret)
-		ret = first_pass(hosts, n, diag, opt, clocks);
+		ret = merge_init(&m, live, nlive, &host_ops);
+	while (!ret && merge_peek(&m))
+		ret = merge_advance(&m);
+	merge_free(&m);
+	free(live);
+	free(hs);
+	return ret;
+}
+
+/* Each host's source, told its label and clock, and what the outputs
+ * are told of it. */
+static int new_sources(const struct host_trace *hosts, size_t n,
+		       struct output *out, struct diag *diag,
+		       const struct multihost_options *opt,
+		       const struct host_clock *clocks, struct source **src,
+		       struct convert_stats *hs, struct trace_host *th)
+{
+	struct source_options sopt;
+	size_t i;
+	int ret = 0;
+
 	for (i = 0; !ret && i < n; i++) {
 		sopt = (struct source_options){
 			.filter = opt ? opt->filter : NULL,
@@ -228,35 +275,63 @@ int convert_hosts(const struct host_trace *hosts, size_t n,
 				       clocks[i].fit.uncertainty,
 		};
 	}
+	return ret;
+}
+
+/* Open each host's files; the reference's header, the first time of
+ * all, in info. */
+static int open_sources(const struct host_trace *hosts, size_t n,
+			struct source **src, struct host_clock *clocks,
+			struct trace_info *info)
+{
+	const struct trace_host *th = info->hosts;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < n; i++) {
+		ret = source_open(src[i], hosts[i].paths, hosts[i].npaths);
+		clocks[i].no_files = ret == -ENOENT;
+	}
+	if (ret)
+		return ret;
+	*info = *source_info(src[0]);
+	info->hosts = th;
+	info->nhosts = n;
+	for (i = 1; i < n; i++)
+		if (source_info(src[i])->first_ts < info->first_ts)
+			info->first_ts = source_info(src[i])->first_ts;
+	return 0;
+}
+
+int convert_hosts(const struct host_trace *hosts, size_t n,
+		  struct output *out, struct diag *diag,
+		  struct convert_stats *stats,
+		  const struct multihost_options *opt,
+		  struct host_clock *clocks)
+{
+	struct source **src = calloc(n, sizeof(*src));
+	struct convert_stats *hs = calloc(n, sizeof(*hs));
+	struct trace_host *th = calloc(n, sizeof(*th));
+	struct trace_info info = { 0 };
+	size_t i;
+	int ret;
+
+	memset(stats, 0, sizeof(*stats));
+	ret = src && hs && th ? 0 : -ENOMEM;
+	if (!ret)
+		ret = first_pass(hosts, n, diag, opt, clocks);
+	if (!ret)
+		ret = new_sources(hosts, n, out, diag, opt, clocks, src, hs,
+				  th);
 	info.hosts = th;
 	info.nhosts = n;
 	/* the reference's header, the first time of all: after the opens */
 	if (!ret)
 		ret = out->ops->begin(out, &info);
-	for (i = 0; !ret && i < n; i++) {
-		ret = source_open(src[i], hosts[i].paths, hosts[i].npaths);
-		clocks[i].no_files = ret == -ENOENT;
-	}
-	if (!ret) {
-		info = *source_info(src[0]);
-		info.hosts = th;
-		info.nhosts = n;
-		for (i = 1; i < n; i++)
-			if (source_info(src[i])->first_ts < info.first_ts)
-				info.first_ts = source_info(src[i])->first_ts;
-	}
-	for (i = 0; !ret && i < n; i++)
-		live[i] = source_peek(src[i], &key[i]);
-	/* few hosts: the oldest by a look at each */
-	while (!ret) {
-		for (best = n, i = 0; i < n; i++)
-			if (live[i] && (best == n || key[i] < key[best]))
-				best = i;
-		if (best == n)
-			break;
-		ret = source_step(src[best]);
-		live[best] = source_peek(src[best], &key[best]);
-	}
+	if (!ret)
+		ret = open_sources(hosts, n, src, clocks, &info);
+	if (!ret)
+		ret = merge_hosts(src, n);
 	for (i = 0; !ret && i < n; i++)
 		ret = source_finish(src[i]);
 	if (!ret)
@@ -266,8 +341,6 @@ int convert_hosts(const struct host_trace *hosts, size_t n,
 		add_stats(stats, &hs[i]);
 	}
 	free(th);
-	free(live);
-	free(key);
 	free(hs);
 	free(src);
 	return ret;

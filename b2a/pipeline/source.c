@@ -892,7 +892,7 @@ int source_open(struct source *c, const char *const *paths, size_t npaths)
 		if (ret)
 			return ret;
 	}
-	ret = merge_init(&c->m, c->live, nlive);
+	ret = merge_streams(&c->m, c->live, nlive);
 	if (ret)
 		return ret;
 	for (i = 0; i < n; i++)
@@ -937,7 +937,7 @@ int source_scan(struct source *c)
 
 	/* the heap holds every stream with a record left, in no order */
 	for (i = 0; !ret && i < c->m.n; i++) {
-		s = c->m.heap[i];
+		s = c->m.heap[i].src;
 		s->skip = c->scan_skip;
 		do {
 			ret = 0;

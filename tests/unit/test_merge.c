@@ -80,7 +80,7 @@ static void expect_order(struct stream **order, size_t n,
 	size_t i = 0;
 	int cpu;
 
-	assert_int_equal(merge_init(&m, order, n), 0);
+	assert_int_equal(merge_streams(&m, order, n), 0);
 	while ((s = merge_peek(&m))) {
 		assert_true(i < nwant);
 		cpu = s->cpu >= 0 ? s->cpu : (int)LKET_ID_CPU(s->rec.id);
@@ -182,7 +182,7 @@ static void test_empty(void **state)
 	struct merge m;
 
 	(void)state;
-	assert_int_equal(merge_init(&m, NULL, 0), 0);
+	assert_int_equal(merge_streams(&m, NULL, 0), 0);
 	assert_null(merge_peek(&m));
 	merge_free(&m);
 }

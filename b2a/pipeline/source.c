@@ -11,18 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/endcheck.h"
 #include "analysis/filter.h"
-#include "analysis/procmap.h"
-#include "analysis/report.h"
-#include "analysis/seqtrack.h"
-#include "analysis/symbols.h"
-#include "decode/decode.h"
-#include "decode/meta.h"
-#include "input/merge.h"
 #include "input/tracename.h"
 #include "pipeline/source_int.h"
-#include "runtime/lket_format.h"
 
 /* Open every file once; a file seen twice (same inode, or same CPU). */
 static size_t open_streams(const char *const *paths, size_t npaths,

@@ -116,6 +116,8 @@ int sql_table_init(struct sql_schema *s, struct sql_table *t,
 		   const struct event_meta *m, unsigned int group,
 		   unsigned int hook);
 void sql_table_free(struct sql_table *t);
+/* t as the fixed table SQL_TRACE, SQL_PROCESSES...: its name and width. */
+void sql_fixed_table(struct sql_table *t, int fixed);
 /* "CREATE TABLE ..." of t, its NAME_hex view, its row of event_tables
  * (and, partitioned, its indexes): SQL text, to free. */
 char *sql_create_table(const struct sql_schema *s, const struct sql_table *t);

@@ -15,7 +15,7 @@
  * record of this file seen so far and before this one.
  */
 void losses_packet(struct source *c, const struct stream *s,
-			 int64_t discarded)
+		   int64_t discarded)
 {
 	struct seq_gap g = {
 		.after_ts = c->runs[s->order].last_ts,

@@ -75,6 +75,46 @@ static size_t clip(const struct pt *in, size_t n, struct pt *out,
 	return m;
 }
 
+/* The times and values the bounds span. */
+static void bounds_box(const struct align *a, int64_t *tmin, int64_t *tmax,
+		       int64_t *vmin, int64_t *vmax)
+{
+	size_t i;
+
+	*tmin = *tmax = a->b[0].t;
+	*vmin = *vmax = a->b[0].v;
+	for (i = 1; i < a->n; i++) {
+		if (a->b[i].t < *tmin)
+			*tmin = a->b[i].t;
+		if (a->b[i].t > *tmax)
+			*tmax = a->b[i].t;
+		if (a->b[i].v < *vmin)
+			*vmin = a->b[i].v;
+		if (a->b[i].v > *vmax)
+			*vmax = a->b[i].v;
+	}
+}
+
+/* The drifts (x) and offsets (y) the polygon of n corners spans. */
+static void poly_box(const struct pt *poly, size_t n, double *xmin,
+		     double *xmax, double *ymin, double *ymax)
+{
+	size_t i;
+
+	*xmin = *xmax = poly[0].x;
+	*ymin = *ymax = poly[0].y;
+	for (i = 1; i < n; i++) {
+		if (poly[i].x < *xmin)
+			*xmin = poly[i].x;
+		if (poly[i].x > *xmax)
+			*xmax = poly[i].x;
+		if (poly[i].y < *ymin)
+			*ymin = poly[i].y;
+		if (poly[i].y > *ymax)
+			*ymax = poly[i].y;
+	}
+}
+
 int align_fit(const struct align *a, struct align_result *r)
 {
 	struct pt *poly, *next, *swap;
@@ -85,18 +125,7 @@ int align_fit(const struct align *a, struct align_result *r)
 
 	if (!a->nlower || !a->nupper)
 		return -ENODATA;
-	tmin = tmax = a->b[0].t;
-	vmin = vmax = a->b[0].v;
-	for (i = 1; i < a->n; i++) {
-		if (a->b[i].t < tmin)
-			tmin = a->b[i].t;
-		if (a->b[i].t > tmax)
-			tmax = a->b[i].t;
-		if (a->b[i].v < vmin)
-			vmin = a->b[i].v;
-		if (a->b[i].v > vmax)
-			vmax = a->b[i].v;
-	}
+	bounds_box(a, &tmin, &tmax, &vmin, &vmax);
 	r->pivot = tmin + (tmax - tmin) / 2;
 	r->t_min = tmin;
 	r->t_max = tmax;
@@ -126,18 +155,7 @@ int align_fit(const struct align *a, struct align_result *r)
 		ret = -EDOM;
 		goto out;
 	}
-	r->drift_min = r->drift_max = poly[0].x;
-	ymin = ymax = poly[0].y;
-	for (i = 1; i < n; i++) {
-		if (poly[i].x < r->drift_min)
-			r->drift_min = poly[i].x;
-		if (poly[i].x > r->drift_max)
-			r->drift_max = poly[i].x;
-		if (poly[i].y < ymin)
-			ymin = poly[i].y;
-		if (poly[i].y > ymax)
-			ymax = poly[i].y;
-	}
+	poly_box(poly, n, &r->drift_min, &r->drift_max, &ymin, &ymax);
 	/* a drift the pairs bound loosely: the nearest to none they allow */
 	if (r->drift_max - r->drift_min <= 2 * ALIGN_LOOSE_DRIFT)
 		r->drift = (r->drift_min + r->drift_max) / 2;

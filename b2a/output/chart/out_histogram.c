@@ -169,13 +169,42 @@ static void place(struct label *l, const struct label *placed, int n)
 	l->row = r;
 }
 
-static void panel(struct histogram *H, const struct hist *h, int top)
+/* p50 <= p90 <= p99 <= max: left to right, each in a free row. */
+static void percentiles(struct histogram *H, const struct hist *h, int top,
+			int base, int lo, double bw, const char *what)
 {
 	static const char *const pname[] = { "p50", "p90", "p99", "max" };
 	const uint64_t pval[] = { h->p50, h->p90, h->p99, h->max };
-	char what[SVG_TEXT_ROOM(128)], a[32], b[32], mean[32], words[48];
+	char a[32], words[48];
 	struct label lab[4];
-	int lo = -1, hi = 0, k, i, step, y;
+	int i, y;
+
+	for (i = 0; i < 4; i++) {
+		double w;
+
+		svg_duration(a, sizeof(a), pval[i]);
+		snprintf(words, sizeof(words), "%s %s", pname[i], a);
+		w = text_w(strlen(words), LABEL_FS);
+		lab[i].x = PLOT_X + bw * (log_pos(pval[i]) - lo);
+		/* right of its line, or left of it at the page's edge */
+		lab[i].x0 = lab[i].x + 2 + w <= PANEL_W - 4 ? lab[i].x + 2 :
+			    lab[i].x - 2 - w;
+		lab[i].x1 = lab[i].x0 + w;
+		place(&lab[i], lab, i);
+		y = top + ROWS_TOP + ROW_H * lab[i].row;
+		outbuf_printf(&H->w, "<g class=\"pct\" data-name=\"%s\" data-ns=\"%llu\"><title>%s: %s %s</title>"
+			      "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#c62828\" stroke-dasharray=\"3,2\"/>"
+			      "<text x=\"%.2f\" y=\"%d\" fill=\"#c62828\" font-size=\"%d\">%s</text></g>\n",
+			      pname[i], (unsigned long long)pval[i], what,
+			      pname[i], a, lab[i].x, y - LABEL_FS, lab[i].x,
+			      base, lab[i].x0, y, LABEL_FS, words);
+	}
+}
+
+static void panel(struct histogram *H, const struct hist *h, int top)
+{
+	char what[SVG_TEXT_ROOM(128)], a[32], b[32], mean[32];
+	int lo = -1, hi = 0, k, step;
 	uint64_t most = 0;
 	double bw, x, bh, widest = 0;
 	int plot_top = top + PLOT_TOP, base = plot_top + PLOT_H;
@@ -233,27 +262,7 @@ static void panel(struct histogram *H, const struct hist *h, int top)
 			outbuf_printf(&H->w, "<text x=\"%.2f\" y=\"%d\" font-size=\"%d\">%s</text>\n",
 				      x, base + 12, LABEL_FS, a);
 	}
-	/* p50 <= p90 <= p99 <= max: left to right, each in a free row */
-	for (i = 0; i < 4; i++) {
-		double w;
-
-		svg_duration(a, sizeof(a), pval[i]);
-		snprintf(words, sizeof(words), "%s %s", pname[i], a);
-		w = text_w(strlen(words), LABEL_FS);
-		lab[i].x = PLOT_X + bw * (log_pos(pval[i]) - lo);
-		/* right of its line, or left of it at the page's edge */
-		lab[i].x0 = lab[i].x + 2 + w <= PANEL_W - 4 ? lab[i].x + 2 :
-			    lab[i].x - 2 - w;
-		lab[i].x1 = lab[i].x0 + w;
-		place(&lab[i], lab, i);
-		y = top + ROWS_TOP + ROW_H * lab[i].row;
-		outbuf_printf(&H->w, "<g class=\"pct\" data-name=\"%s\" data-ns=\"%llu\"><title>%s: %s %s</title>"
-			      "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" stroke=\"#c62828\" stroke-dasharray=\"3,2\"/>"
-			      "<text x=\"%.2f\" y=\"%d\" fill=\"#c62828\" font-size=\"%d\">%s</text></g>\n",
-			      pname[i], (unsigned long long)pval[i], what,
-			      pname[i], a, lab[i].x, y - LABEL_FS, lab[i].x,
-			      base, lab[i].x0, y, LABEL_FS, words);
-	}
+	percentiles(H, h, top, base, lo, bw, what);
 	outbuf_printf(&H->w, "</g>\n");
 }
 

@@ -49,6 +49,27 @@ static char *put_json_host(char *p, const char *host)
 	return p;
 }
 
+/* A field's value: a string, an array of frames or a number. */
+static inline char *put_value(char *p, const struct value *v)
+{
+	if (v->f->type == LKET_STRING) {
+		*p++ = '"';
+		p = outfmt_json_string(p, v->s, v->slen);
+		*p++ = '"';
+	} else if (v->f->type == LKET_ADDRS) {
+		/* an array of frames, innermost first */
+		p = outfmt_addrs(p, v, true);
+	} else if (v->f->hex) {
+		/* the text's 0x... (addresses pass 2^53) */
+		*p++ = '"';
+		p = fmt_hex(p, value_unsigned(v));
+		*p++ = '"';
+	} else {
+		p = outfmt_json_int(p, v->i);
+	}
+	return p;
+}
+
 static int json_event(struct output *o, const struct event *ev,
 		      const struct proc *proc)
 {
@@ -104,21 +125,7 @@ static int json_event(struct output *o, const struct event *ev,
 			p = put_lit(p, v->f->key_suffix);
 		*p++ = '"';
 		*p++ = ':';
-		if (v->f->type == LKET_STRING) {
-			*p++ = '"';
-			p = outfmt_json_string(p, v->s, v->slen);
-			*p++ = '"';
-		} else if (v->f->type == LKET_ADDRS) {
-			/* an array of frames, innermost first */
-			p = outfmt_addrs(p, v, true);
-		} else if (v->f->hex) {
-			/* the text's 0x... (addresses pass 2^53) */
-			*p++ = '"';
-			p = fmt_hex(p, value_unsigned(v));
-			*p++ = '"';
-		} else {
-			p = outfmt_json_int(p, v->i);
-		}
+		p = put_value(p, v);
 	}
 	*p++ = '}';
 	if (ev->raw_len) {

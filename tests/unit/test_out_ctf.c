@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* out_ctf: the metadata of one event class, a lost run, the stream file. */
-#include "output/ctf/ctf.h"
 #include "unit.h"
 
 #include <sys/stat.h>
 
+#include "output/ctf/ctf.h"
 #include "output/output.h"
 
 static struct meta meta;

@@ -4,10 +4,10 @@
  * server; a refused connection and a schema name too long reported in
  * words.  The load into a real server is tests/db's.
  */
-#include "output/db/db.h"
 #include "unit.h"
 #include "sql_fixture.h"
 
+#include "output/db/db.h"
 #include "output/db/out_pg.h"
 
 /* The COPY text of the n values at v, in no more than the room asked

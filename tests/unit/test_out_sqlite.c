@@ -6,8 +6,9 @@
  */
 #include <sqlite3.h>
 
-#include "output/db/db.h"
 #include "unit.h"
+
+#include "output/db/db.h"
 #include "sql_fixture.h"
 
 struct db {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* out_text: lket.out lines, byte for byte, in every mode. */
-#include "output/line/line.h"
 #include "unit.h"
 
+#include "output/line/line.h"
 #include "output/output.h"
 
 static struct meta meta;

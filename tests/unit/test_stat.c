@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* stat: the --stat summary, byte for byte. */
-#include "output/line/line.h"
 #include "unit.h"
 
+#include "output/line/line.h"
 #include "output/output.h"
 
 static struct meta meta;

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tee: every output gets every call, in order, until one fails. */
-#include "output/tee.h"
 #include "unit.h"
 #include "log_output.h"
 
 #include "output/output.h"
+#include "output/tee.h"
 
 static const struct trace_info info = { .first_ts = 5 };
 

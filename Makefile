@@ -123,7 +123,15 @@ $(BUILD)/man/lket-b2a.1: man/lket-b2a.1
 
 $(BUILD)/unit/%: tests/unit/%.c $(ASAN_OBJS) $(B2A_HEADERS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(LKET_CFLAGS) $(B2A_INC) -O1 -g $(SANITIZE) -o $@ $< $(ASAN_OBJS) -lcmocka $(B2A_LIBS)
+	$(CC) $(LKET_CFLAGS) $(B2A_INC) -O1 -g $(SANITIZE) -o $@ $< $(UNIT_EXTRA) $(ASAN_OBJS) -lcmocka $(B2A_LIBS)
+
+# main.c without main(), for its test: b2a_run() alone
+$(BUILD)/asan/b2a/run.o: b2a/main.c $(B2A_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(LKET_CFLAGS) $(B2A_INC) $(PG_CFLAGS) -O1 -g $(SANITIZE) -DB2A_NO_MAIN -c -o $@ $<
+
+$(BUILD)/unit/test_main: $(BUILD)/asan/b2a/run.o
+$(BUILD)/unit/test_main: UNIT_EXTRA = $(BUILD)/asan/b2a/run.o
 
 # A fresh Debian 12 machine: install what is missing first (apt-get).
 check:

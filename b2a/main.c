@@ -24,6 +24,7 @@
 #include "cli/inputs.h"
 #include "cli/options.h"
 #include "cli/outfiles.h"
+#include "main.h"
 #include "pipeline/convert.h"
 #include "pipeline/multihost.h"
 #include "util/diag.h"
@@ -307,11 +308,6 @@ static int exit_status(const struct options *o, const struct reporter *rep,
 	return rep->d.damage ? 1 : 0;
 }
 
-/*
- * The whole of lket-b2a but the process: argv[0] is its name.  The exit
- * status: 0 all converted, 1 the input was damaged or records were lost,
- * 2 nothing could be converted.
- */
 int b2a_run(int argc, char **argv)
 {
 	struct options o;
@@ -338,6 +334,7 @@ int b2a_run(int argc, char **argv)
 	return status;
 }
 
+/* Without main() for the unit test (tests/unit/test_main.c). */
 #ifndef B2A_NO_MAIN
 int main(int argc, char **argv)
 {

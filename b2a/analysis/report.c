@@ -45,8 +45,9 @@ enum kind { K_UNKNOWN, K_NONE, K_ENTRY, K_RETURN, K_STAGE };
 struct class {
 	uint8_t kind;
 	uint8_t lc, stage;	/* K_STAGE */
+	uint8_t pair;		/* K_ENTRY/K_RETURN: its pair_facts[] */
 	int16_t field;		/* syscall_name or request_addr; -1 none */
-	uint32_t label;		/* K_ENTRY/K_RETURN outside syscalls */
+	uint32_t label;		/* K_ENTRY/K_RETURN, unless by field */
 	const void *meta;	/* the metadata this was worked out from */
 };
 
@@ -77,14 +78,30 @@ static const struct lifecycle lifecycles[] = {
 #define NLC (sizeof(lifecycles) / sizeof(lifecycles[0]))
 
 /*
- * Groups whose "<group>.x.entry" and "<group>.x.return" events pair up
- * by thread, matched by the group's name in the catalogue; system calls
- * (LKET_GROUP_SYSCALL) pair by their syscall_name field.
+ * The events that pair up by thread, entry and return: the catalogue's
+ * LKET_PAIR lines (runtime/lket_events.def), each naming its pair's label
+ * and the field that also tells pairs apart (system calls: syscall_name).
  */
-static const enum lket_group paired_groups[] = {
-	LKET_GROUP_SYSCALL, LKET_GROUP_IOSYSCALL, LKET_GROUP_AIO,
-	LKET_GROUP_SUNRPC, LKET_GROUP_NFS, LKET_GROUP_NFSD,
+struct pair_fact {
+	int ev;			/* LKET_EV_* */
+	enum kind kind;		/* K_ENTRY or K_RETURN */
+	const char *label;
+	const char *key;	/* "": the thread alone */
 };
+
+static const struct pair_fact pair_facts[] = {
+#define LKET_GROUP(...)
+#define LKET_EVENT(...)
+#define LKET_PAIR(NAME, role, label, key) \
+	{ LKET_EV_##NAME, K_##role, label, key },
+#include "runtime/lket_events.def"
+#undef LKET_GROUP
+#undef LKET_EVENT
+#undef LKET_PAIR
+};
+
+#define NPAIR_FACTS	(sizeof(pair_facts) / sizeof(pair_facts[0]))
+_Static_assert(NPAIR_FACTS <= 256, "struct class holds a pair's index in 8 bits");
 
 struct report {
 	struct class *classes;		/* 65536 */
@@ -203,17 +220,21 @@ static int field_index(const struct event *ev, const char *name)
 	return -1;
 }
 
-static bool ends_with(const char *s, size_t n, const char *tail)
+/* ev's line in pair_facts[]; NPAIR_FACTS: none. */
+static size_t pair_fact_of(int ev)
 {
-	size_t t = strlen(tail);
+	size_t i;
 
-	return n > t && !memcmp(s + n - t, tail, t);
+	for (i = 0; ev >= 0 && i < NPAIR_FACTS; i++)
+		if (pair_facts[i].ev == ev)
+			return i;
+	return NPAIR_FACTS;
 }
 
 static int classify(struct report *r, struct class *c, const struct event *ev)
 {
-	const char *name = ev->meta->name, *dot = strchr(name, '.'), *group;
-	size_t n = ev->meta->name_len, i, k;
+	const struct pair_fact *f;
+	size_t i, k;
 	int64_t label;
 
 	c->meta = ev->meta;
@@ -231,29 +252,19 @@ static int classify(struct report *r, struct class *c, const struct event *ev)
 				c->stage = (uint8_t)k;
 				return 0;
 			}
-	if (!dot)
+	i = pair_fact_of(ev->meta->ev);
+	if (i == NPAIR_FACTS)
 		return 0;
-	for (i = 0; i < sizeof(paired_groups) / sizeof(paired_groups[0]); i++) {
-		group = meta_group_name(paired_groups[i]);
-		if (strlen(group) == (size_t)(dot - name) &&
-		    !memcmp(group, name, (size_t)(dot - name)))
-			break;
-	}
-	if (i == sizeof(paired_groups) / sizeof(paired_groups[0]))
-		return 0;
-	if (ends_with(name, n, ".entry"))
-		c->kind = K_ENTRY, n -= 6;
-	else if (ends_with(name, n, ".return"))
-		c->kind = K_RETURN, n -= 7;
-	else
-		return 0;
-	if (paired_groups[i] == LKET_GROUP_SYSCALL) {	/* by name */
-		c->field = (int16_t)field_index(ev, "syscall_name");
+	f = &pair_facts[i];
+	c->kind = (uint8_t)f->kind;
+	c->pair = (uint8_t)i;
+	if (f->key[0]) {	/* by the field's value, if it has one */
+		c->field = (int16_t)field_index(ev, f->key);
 		if (c->field >= 0 && ev->v[c->field].f->type == LKET_STRING)
 			return 0;
 		c->field = -1;
 	}
-	label = intern(r, name, n);
+	label = intern(r, f->label, strlen(f->label));
 	if (label < 0)
 		return (int)label;
 	c->label = (uint32_t)label;
@@ -407,7 +418,8 @@ static int on_pair(struct report *r, const struct class *c,
 		if ((unsigned int)c->field >= ev->nsys)
 			return 0;	/* cut short: no name to pair by */
 		v = &ev->v[c->field];
-		n = snprintf(name, sizeof(name), "syscall(%.*s)",
+		n = snprintf(name, sizeof(name), "%s(%.*s)",
+			     pair_facts[c->pair].label,
 			     (int)(v->slen > 256 ? 256 : v->slen), v->s);
 		label = intern(r, name, strnlen(name, (size_t)n));
 		if (label < 0)

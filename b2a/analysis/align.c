@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * align.c - one host's clock fitted to another's from the bounds its RPC
+ * pairs put on it (align.h).
+ */
 #include <errno.h>
 #include <stdlib.h>
 

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * endcheck.c - what the trace's end (lket.cpu_end, trace_end) says the files
+ * lack (endcheck.h).
+ */
 #include <string.h>
 
 #include "analysis/endcheck.h"

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * filter.c - which events reach the outputs: --pid, --comm, --event, --from,
+ * --where... (filter.h).
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>

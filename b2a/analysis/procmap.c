@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * procmap.c - the tid -> process map the pipeline keeps from process events
+ * (procmap.h).
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

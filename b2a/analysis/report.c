@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * report.c - the latency report: entry/return pairs (the catalogue's
+ * LKET_PAIR) and request lifecycles (report.h).
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

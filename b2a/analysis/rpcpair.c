@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * rpcpair.c - SUNRPC calls of each host, matched client to server across
+ * hosts (rpcpair.h).
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * rpcreport.c - --rpc-report: each matched RPC's time split into server and
+ * wire (rpcreport.h).
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* seqtrack.c - lost flushes from gaps in their sequence numbers. */
 #include <string.h>
 
 #include "analysis/seqtrack.h"

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * decode.c - a record split into typed values by its metadata's field types
+ * (decode.h).
+ */
 #include <errno.h>
 #include <string.h>
 

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * meta.c - each (group, hook)'s fields, from the trace's metadata or the
+ * built-in catalogue (meta.h).
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

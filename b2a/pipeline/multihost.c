@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * multihost.c - several hosts' traces as one timeline: a first pass for
+ * their RPCs and clocks, then one merge (multihost.h).
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

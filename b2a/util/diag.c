@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * diag.c - damage and notes to the sink main.c owns, counted by level
+ * (diag.h).
+ */
 #include <stdarg.h>
 #include <stdio.h>
 

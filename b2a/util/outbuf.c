@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * outbuf.c - buffered output, and numbers formatted without printf
+ * (outbuf.h).
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * progress.c - the progress line's words, and when it may change
+ * (progress.h).
+ */
 #include <stdio.h>
 
 #include "util/progress.h"

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * u64map.c - a map from 64-bit keys to 32-bit values, open addressing
+ * (u64map.h).
+ */
 #include <errno.h>
 #include <stdlib.h>
 

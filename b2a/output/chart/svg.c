@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * svg.c - what the pictures share: XML-safe text, durations, time axes, the
+ * frame (svg.h).
+ */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * timechart.c - a trace's time in columns, and lanes that sum what each
+ * column saw (timechart.h).
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * outfmt.c - what every line output formats alike: times, event names, JSON
+ * and CSV text (outfmt.h).
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

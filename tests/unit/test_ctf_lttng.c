@@ -107,13 +107,6 @@ static void test_block(void **state)
 	procmap_free(&pm);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_which),
-		cmocka_unit_test(test_sched_switch),
-		cmocka_unit_test(test_block),
-	};
-
-	return cmocka_run_group_tests_name("ctf_lttng", tests, NULL, NULL);
-}
+UNIT_MAIN("ctf_lttng", NULL, NULL,
+	  UNIT_TEST(test_which), UNIT_TEST(test_sched_switch),
+	  UNIT_TEST(test_block))

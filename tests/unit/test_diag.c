@@ -34,12 +34,5 @@ static void test_no_sink(void **state)
 	assert_int_equal(d.notes, 0);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_counts),
-		cmocka_unit_test(test_no_sink),
-	};
-
-	return cmocka_run_group_tests_name("diag", tests, NULL, NULL);
-}
+UNIT_MAIN("diag", NULL, NULL,
+	  UNIT_TEST(test_counts), UNIT_TEST(test_no_sink))

@@ -112,14 +112,6 @@ static void test_outfiles(void **state)
 	options_free(&o);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_prefix_and_folder),
-		cmocka_unit_test(test_labels),
-		cmocka_unit_test(test_outfiles),
-	};
-
-	return cmocka_run_group_tests_name("inputs", tests, unit_dir_setup,
-					   unit_dir_teardown);
-}
+UNIT_MAIN("inputs", unit_dir_setup, unit_dir_teardown,
+	  UNIT_TEST(test_prefix_and_folder), UNIT_TEST(test_labels),
+	  UNIT_TEST(test_outfiles))

@@ -110,13 +110,5 @@ static void test_convert(void **state)
 			       "lket-b2a: no trace file could be read\n"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_options),
-		cmocka_unit_test(test_convert),
-	};
-
-	return cmocka_run_group_tests_name("main", tests, unit_dir_setup,
-					   unit_dir_teardown);
-}
+UNIT_MAIN("main", unit_dir_setup, unit_dir_teardown,
+	  UNIT_TEST(test_options), UNIT_TEST(test_convert))

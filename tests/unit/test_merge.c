@@ -187,14 +187,6 @@ static void test_empty(void **state)
 	merge_free(&m);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_three_cpus),
-		cmocka_unit_test(test_cpu_from_id_then_seq),
-		cmocka_unit_test(test_empty),
-	};
-
-	return cmocka_run_group_tests_name("merge", tests, unit_dir_setup,
-					   unit_dir_teardown);
-}
+UNIT_MAIN("merge", unit_dir_setup, unit_dir_teardown,
+	  UNIT_TEST(test_three_cpus), UNIT_TEST(test_cpu_from_id_then_seq),
+	  UNIT_TEST(test_empty))

@@ -115,14 +115,6 @@ static void test_usage(void **state)
 	free(text);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_outputs),
-		cmocka_unit_test(test_fallback),
-		cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_usage),
-	};
-
-	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
-}
+UNIT_MAIN("options", NULL, NULL,
+	  UNIT_TEST(test_outputs), UNIT_TEST(test_fallback),
+	  UNIT_TEST(test_refused), UNIT_TEST(test_usage))

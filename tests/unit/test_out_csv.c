@@ -5,24 +5,6 @@
 
 #include "output/line/line.h"
 
-static struct meta meta;
-
-static int setup(void **state)
-{
-	if (unit_dir_setup(state) || meta_init(&meta) ||
-	    meta_register(&meta, 1, 1, false, "STRING:INT32",
-			  "syscall_name:fd") ||
-	    meta_name(&meta, 1, 1, "syscall.entry"))
-		return -1;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	meta_free(&meta);
-	return unit_dir_teardown(state);
-}
-
 /* syscall.entry of tid 100 on CPU 2 at 1.5 s: a name with a comma */
 static const uint8_t rec_entry[] = {
 	LE16(LKET_RECORD_MAGIC),	/* magic */
@@ -45,9 +27,14 @@ static void test_rows(void **state)
 	struct text_options opt = { .time = TIME_REL };
 	struct seq_gap g = { .first = 4, .last = 6, .after_ts = 1500000000ull,
 			     .before_ts = 2000000000ull, .cpu = -1 };
+	struct meta meta;
 	struct sink k;
 
 	(void)state;
+	assert_int_equal(meta_init(&meta), 0);
+	assert_int_equal(meta_register(&meta, 1, 1, false, "STRING:INT32",
+				       "syscall_name:fd"), 0);
+	assert_int_equal(meta_name(&meta, 1, 1, "syscall.entry"), 0);
 	sink_open_with(&k, output_csv_new, "lket.csv", &opt, &info);
 	sink_record(&k, &meta, rec_entry, &bash);
 	assert_int_equal(k.o->ops->lost(k.o, &g), 0);
@@ -59,6 +46,7 @@ static void test_rows(void **state)
 		"0.500000000,2,100,42,'=sh,syscall.entry,\"syscall_name=\"\"r,w\"\" fd=3\"\n"
 		"0.500000000,,,,,lket.lost,count=3 first_seq=4 last_seq=6 until=1.000000000\n"
 		"0.500000000,2,100,,,syscall.entry,\"syscall_name=\"\"r,w\"\" fd=3\"\n");
+	meta_free(&meta);
 }
 
 static void test_empty(void **state)
@@ -72,12 +60,5 @@ static void test_empty(void **state)
 	sink_expect(&k, "");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rows),
-		cmocka_unit_test(test_empty),
-	};
-
-	return cmocka_run_group_tests_name("out_csv", tests, setup, teardown);
-}
+UNIT_MAIN("out_csv", unit_dir_setup, unit_dir_teardown,
+	  UNIT_TEST(test_rows), UNIT_TEST(test_empty))

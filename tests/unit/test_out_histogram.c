@@ -64,7 +64,7 @@ static void test_out_histogram(void **state)
 	close(fd);
 	meta_free(&meta);
 
-	read_svg("h.svg", svg, 1 << 16);
+	unit_read("h.svg", svg, 1 << 16);
 	assert_int_equal(count(svg, "class=\"histogram\""), 1);
 	assert_non_null(strstr(svg, "data-what=\"syscall(read)\" data-count=\"2\""));
 	/* 100 ns in bucket 6 (64..127), 3000 ns in bucket 11 (2048..4095) */
@@ -77,12 +77,5 @@ static void test_out_histogram(void **state)
 	free(svg);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_out_histogram),
-	};
-
-	return cmocka_run_group_tests_name("out_histogram", tests,
-					   unit_dir_setup, unit_dir_teardown);
-}
+UNIT_MAIN("out_histogram", unit_dir_setup, unit_dir_teardown,
+	  UNIT_TEST(test_out_histogram))

@@ -301,18 +301,8 @@ static void test_delta(void **state)
 		    "5000000001 -1229.567890122 0 7 - io.submit buf_addr=0x7f0012345000 request_flags=0x8001 count=-5 path=\"/tmp/x\" u=-1\n");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_time_modes),
-		cmocka_unit_test(test_wall_seconds),
-		cmocka_unit_test(test_ids_names_comm),
-		cmocka_unit_test(test_process_columns),
-		cmocka_unit_test(test_values),
-		cmocka_unit_test(test_without_metadata),
-		cmocka_unit_test(test_lost),
-		cmocka_unit_test(test_delta),
-	};
-
-	return cmocka_run_group_tests_name("out_text", tests, setup, teardown);
-}
+UNIT_MAIN("out_text", setup, teardown,
+	  UNIT_TEST(test_time_modes), UNIT_TEST(test_wall_seconds),
+	  UNIT_TEST(test_ids_names_comm), UNIT_TEST(test_process_columns),
+	  UNIT_TEST(test_values), UNIT_TEST(test_without_metadata),
+	  UNIT_TEST(test_lost), UNIT_TEST(test_delta))

@@ -62,7 +62,7 @@ static void test_out_timechart(void **state)
 	close(fd);
 	meta_free(&meta);
 
-	read_svg("tc.svg", svg, 1 << 20);
+	unit_read("tc.svg", svg, 1 << 20);
 	assert_non_null(strstr(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
 	assert_non_null(strstr(svg, "start 2025-11-29 13:00:01.000000 UTC"));
 	assert_non_null(strstr(svg, "kernel 6.1&lt;test&gt;"));
@@ -147,7 +147,7 @@ static size_t chart_of_switches(const char *name, unsigned int n,
 	o->ops->free(o);
 	close(fd);
 	meta_free(&meta);
-	size = read_svg(name, svg, TIMECHART_MAX_BYTES);
+	size = unit_read(name, svg, TIMECHART_MAX_BYTES);
 	*boxes = count(svg, "class=\"box\"");
 	assert_non_null(strstr(svg, "</svg>\n"));
 	free(svg);
@@ -169,13 +169,5 @@ static void test_bound(void **state)
 	assert_true(fewer > 0 && fewer < boxes / 3);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_out_timechart),
-		cmocka_unit_test(test_bound),
-	};
-
-	return cmocka_run_group_tests_name("out_timechart", tests,
-					   unit_dir_setup, unit_dir_teardown);
-}
+UNIT_MAIN("out_timechart", unit_dir_setup, unit_dir_teardown,
+	  UNIT_TEST(test_out_timechart), UNIT_TEST(test_bound))

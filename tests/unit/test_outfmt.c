@@ -72,13 +72,5 @@ static void test_csv(void **state)
 	assert_string_equal(buf, "'=1+1");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_times),
-		cmocka_unit_test(test_json),
-		cmocka_unit_test(test_csv),
-	};
-
-	return cmocka_run_group_tests_name("outfmt", tests, NULL, NULL);
-}
+UNIT_MAIN("outfmt", NULL, NULL,
+	  UNIT_TEST(test_times), UNIT_TEST(test_json), UNIT_TEST(test_csv))

@@ -41,12 +41,5 @@ static void test_due(void **state)
 	assert_true(progress_due(&p, 1000 + 2 * PROGRESS_INTERVAL_NS));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_format),
-		cmocka_unit_test(test_due),
-	};
-
-	return cmocka_run_group_tests_name("progress", tests, NULL, NULL);
-}
+UNIT_MAIN("progress", NULL, NULL,
+	  UNIT_TEST(test_format), UNIT_TEST(test_due))

@@ -164,13 +164,6 @@ static void test_empty(void **state)
 	rpc_host_free(&s);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fold_and_match),
-		cmocka_unit_test(test_many),
-		cmocka_unit_test(test_empty),
-	};
-
-	return cmocka_run_group_tests_name("rpcpair", tests, NULL, NULL);
-}
+UNIT_MAIN("rpcpair", NULL, NULL,
+	  UNIT_TEST(test_fold_and_match), UNIT_TEST(test_many),
+	  UNIT_TEST(test_empty))

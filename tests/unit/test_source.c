@@ -227,16 +227,7 @@ static void test_scan_after_meta(void **state)
 	source_free(src);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_steps),
-		cmocka_unit_test(test_clock),
-		cmocka_unit_test(test_clock_monotone),
-		cmocka_unit_test(test_scan),
-		cmocka_unit_test(test_scan_after_meta),
-	};
-
-	return cmocka_run_group_tests_name("source", tests, unit_dir_setup,
-					   unit_dir_teardown);
-}
+UNIT_MAIN("source", unit_dir_setup, unit_dir_teardown,
+	  UNIT_TEST(test_steps), UNIT_TEST(test_clock),
+	  UNIT_TEST(test_clock_monotone), UNIT_TEST(test_scan),
+	  UNIT_TEST(test_scan_after_meta))

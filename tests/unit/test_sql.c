@@ -466,19 +466,9 @@ static void test_failure_words(void **state)
 	o->ops->free(o);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names),
-		cmocka_unit_test(test_table_limit),
-		cmocka_unit_test(test_ddl),
-		cmocka_unit_test(test_ddl_partitioned),
-		cmocka_unit_test(test_rows),
-		cmocka_unit_test(test_hosts),
-		cmocka_unit_test(test_other_events),
-		cmocka_unit_test(test_report_rows),
-		cmocka_unit_test(test_failure_words),
-	};
-
-	return cmocka_run_group_tests(tests, meta_setup, meta_teardown);
-}
+UNIT_MAIN("sql", meta_setup, meta_teardown,
+	  UNIT_TEST(test_names), UNIT_TEST(test_table_limit),
+	  UNIT_TEST(test_ddl), UNIT_TEST(test_ddl_partitioned),
+	  UNIT_TEST(test_rows), UNIT_TEST(test_hosts),
+	  UNIT_TEST(test_other_events), UNIT_TEST(test_report_rows),
+	  UNIT_TEST(test_failure_words))

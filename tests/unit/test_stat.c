@@ -113,12 +113,5 @@ static void test_counts(void **state)
 	info.missing = info.skipped = 0;
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_counts),
-	};
-
-	return cmocka_run_group_tests_name("stat", tests, setup, teardown);
-}
+UNIT_MAIN("stat", setup, teardown,
+	  UNIT_TEST(test_empty), UNIT_TEST(test_counts))

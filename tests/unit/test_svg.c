@@ -31,12 +31,5 @@ static void test_svg_text(void **state)
 	assert_int_equal(svg_tick_step(3000, 10), 500);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_svg_text),
-	};
-
-	return cmocka_run_group_tests_name("svg", tests,
-					   NULL, NULL);
-}
+UNIT_MAIN("svg", NULL, NULL,
+	  UNIT_TEST(test_svg_text))

@@ -74,13 +74,5 @@ static void test_run_top(void **state)
 	tc_free(&tc);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_widen),
-		cmocka_unit_test(test_run_top),
-	};
-
-	return cmocka_run_group_tests_name("timechart", tests,
-					   NULL, NULL);
-}
+UNIT_MAIN("timechart", NULL, NULL,
+	  UNIT_TEST(test_widen), UNIT_TEST(test_run_top))

@@ -4,50 +4,41 @@
 
 #include "input/tracename.h"
 
-static void test_cpu(void **state)
-{
-	(void)state;
-	assert_int_equal(tracename_cpu("stpd_cpu3"), 3);
-	assert_int_equal(tracename_cpu("dir/t_12"), 12);
-	assert_int_equal(tracename_cpu("t_cpu9"), 9);
-	assert_int_equal(tracename_cpu("tcpu0"), 0);
+/* A name: its CPU (-1: not a per-CPU file), its NAME's length, its stem. */
+static const struct {
+	const char *name;
+	int cpu;
+	size_t len, stem;
+} names[] = {
+	{ "stpd_cpu3", 3, 4, 4 },
+	{ "/tmp/t/stpd_cpu0", 0, 11, 11 },	/* of the whole string */
+	{ "trace_12", 12, 5, 5 },
+	{ "dir/trace_255", 255, 9, 9 },
+	{ "t_cpu9", 9, 1, 1 },
+	{ "tracecpu0", 0, 5, 5 },
+	{ "cpu7", 7, 0, 0 },
+	{ "t__0", 0, 2, 1 },	/* the stem loses every '_' */
 	/* no CPU part: no number, five digits, a number after a letter */
-	assert_int_equal(tracename_cpu("trace"), -1);
-	assert_int_equal(tracename_cpu("t_12345"), -1);
-	assert_int_equal(tracename_cpu("t5"), -1);
-	assert_int_equal(tracename_cpu("d_1/trace"), -1);
-}
-
-static void test_len(void **state)
-{
-	(void)state;
-	assert_int_equal(tracename_len("trace_0"), 5);
-	assert_int_equal(tracename_len("tracecpu0"), 5);
-	assert_int_equal(tracename_len("trace_cpu10"), 5);
-	assert_int_equal(tracename_len("stpd_cpu3"), 4);
-	assert_int_equal(tracename_len("trace"), 0);
-}
-
-static void test_stem(void **state)
-{
-	(void)state;
-	assert_int_equal(tracename_stem("t_0"), 1);
-	assert_int_equal(tracename_stem("t_cpu1"), 1);
-	assert_int_equal(tracename_stem("t_"), 1);
-	assert_int_equal(tracename_stem("t__0"), 1);
-	assert_int_equal(tracename_stem("stpd_cpu0"), 4);
+	{ "x/foo", -1, 0, 5 },
+	{ "foo12", -1, 0, 3 },
+	{ "trace_", -1, 0, 5 },
+	{ "trace_12345", -1, 0, 5 },
+	{ "run_4/foo", -1, 0, 9 },
 	/* "cpu" with no number after it is the name's own */
-	assert_int_equal(tracename_stem("mycpu"), 5);
-	assert_int_equal(tracename_stem("2024"), 0);
-}
+	{ "mycpu", -1, 0, 5 },
+	{ "2024", -1, 0, 0 },
+};
 
-int main(void)
+static void test_names(void **state)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpu),
-		cmocka_unit_test(test_len),
-		cmocka_unit_test(test_stem),
-	};
+	size_t i;
 
-	return cmocka_run_group_tests_name("tracename", tests, NULL, NULL);
+	(void)state;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_int_equal(tracename_cpu(names[i].name), names[i].cpu);
+		assert_int_equal(tracename_len(names[i].name), names[i].len);
+		assert_int_equal(tracename_stem(names[i].name), names[i].stem);
+	}
 }
+
+UNIT_MAIN("tracename", NULL, NULL, UNIT_TEST(test_names))

@@ -51,12 +51,5 @@ static void test_del(void **state)
 	u64map_free(&m);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_put_find),
-		cmocka_unit_test(test_del),
-	};
-
-	return cmocka_run_group_tests_name("u64map", tests, NULL, NULL);
-}
+UNIT_MAIN("u64map", NULL, NULL,
+	  UNIT_TEST(test_put_find), UNIT_TEST(test_del))

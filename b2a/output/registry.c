@@ -9,14 +9,16 @@
 
 #include "output/registry.h"
 
-/* in --help order; the line output first, the default */
+/* in --help order; the line output first, the default.  Each line ends
+ * in a backslash, the last one too: a new output is one line more. */
 #define OUTPUTS(X)	\
 	X(line)		\
 	X(sqlite)	\
 	X(pg)		\
 	X(ctf)		\
 	X(timechart)	\
-	X(histogram)
+	X(histogram)	\
+	/* the end of the outputs */
 
 #define DECLARE(name)	extern const struct output_decl output_##name##_decl;
 OUTPUTS(DECLARE)

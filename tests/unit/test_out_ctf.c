@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* out_ctf: the metadata of one event class, a lost run, the stream file. */
+/*
+ * out_ctf: the metadata of one event class, a lost run, the stream file
+ * (out_ctf.c, ctf_stream.c, ctf_meta.c).
+ */
 #include "unit.h"
 
 #include <sys/stat.h>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* out_timechart: the picture of a few context switches, and its bound. */
+/* out_timechart: the picture of a few context switches, and its bound
+ * (out_timechart.c, tchart_draw.c). */
 #include "unit.h"
 #include "svg_fixture.h"
 

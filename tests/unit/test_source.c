@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * source: one host's trace as events in time order, step by step; its
- * clock put on another's without reordering; scan mode.
+ * clock put on another's without reordering; scan mode (source.c and
+ * deliver.c; metarec.c, tasks.c and losses.c in test_metarec.c).
  */
 #include "unit.h"
 #include "log_output.h"

@@ -2,7 +2,8 @@
 /*
  * sql: the databases' names (renames, f_ columns, other_events), their
  * DDL in a dialect, and the rows every database output writes, seen
- * through a sink that writes each down as text.
+ * through a sink that writes each down as text (sql_names.c, sql_ddl.c,
+ * sql_rows.c).
  */
 #include "unit.h"
 #include "sql_fixture.h"

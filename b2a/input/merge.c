@@ -8,13 +8,7 @@
 
 static inline bool older(const struct merge_key *a, const struct merge_key *b)
 {
-	if (a->key != b->key)
-		return a->key < b->key;
-	if (a->cpu != b->cpu)
-		return a->cpu < b->cpu;
-	if (a->seq != b->seq)
-		return a->seq < b->seq;
-	return a->order < b->order;
+	return a->key != b->key ? a->key < b->key : a->tie < b->tie;
 }
 
 static void sift_down(struct merge *m, size_t i)
@@ -58,12 +52,10 @@ int merge_init(struct merge *m, void *const *srcs, size_t n,
 
 int merge_advance(struct merge *m)
 {
-	int ret = m->ops->advance(m->heap[0].src);
+	int ret = m->ops->next(m->heap[0].src, &m->heap[0].k);
 
 	if (ret <= 0)
 		m->heap[0] = m->heap[--m->n];
-	else
-		m->ops->key(m->heap[0].src, &m->heap[0].k);
 	if (m->n)
 		sift_down(m, 0);
 	return ret < 0 ? ret : 0;
@@ -83,19 +75,22 @@ static void stream_key(const void *src, struct merge_key *k)
 	/* the key, not the timestamp: a record earlier than the one
 	 * before it in its file comes right after that one */
 	k->key = s->rec.key;
-	k->cpu = s->cpu >= 0 ? s->cpu : (int)LKET_ID_CPU(s->rec.id);
-	k->seq = s->rec.seq;
-	k->order = s->order;
+	k->tie = merge_tie(s->cpu >= 0 ? (unsigned int)s->cpu :
+			   LKET_ID_CPU(s->rec.id), s->rec.seq, s->order);
 }
 
-static int stream_advance(void *src)
+static int stream_step(void *src, struct merge_key *k)
 {
-	return stream_next(src);
+	int ret = stream_next(src);
+
+	if (ret == 1)
+		stream_key(src, k);
+	return ret;
 }
 
 static const struct merge_ops stream_ops = {
 	.key = stream_key,
-	.advance = stream_advance,
+	.next = stream_step,
 };
 
 int merge_streams(struct merge *m, struct stream **streams, size_t n)

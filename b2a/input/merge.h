@@ -21,20 +21,30 @@
 
 #include "input/stream.h"
 
-/* An item's place: by key, then cpu, then seq, then order. */
+/*
+ * An item's place: by key, then by tie, which merge_tie() packs from the
+ * CPU, the flush sequence and the source's place among those given, in
+ * that order, so that a comparison is two.
+ */
 struct merge_key {
 	uint64_t key;
-	int cpu;
-	uint32_t seq;
-	unsigned int order;	/* the source's place among those given */
+	uint64_t tie;
 };
+
+/* cpu < 2^14 (a file name's four digits), order < 2^18. */
+static inline uint64_t merge_tie(unsigned int cpu, uint32_t seq,
+				 unsigned int order)
+{
+	return (uint64_t)(cpu & 0x3fff) << 50 | (uint64_t)seq << 18 |
+	       (order & 0x3ffff);
+}
 
 struct merge_ops {
 	/* The key of src's current item. */
 	void (*key)(const void *src, struct merge_key *k);
-	/* On to src's next item: 1 there is one, 0 src has ended, < 0 its
-	 * error (it has ended too). */
-	int (*advance)(void *src);
+	/* On to src's next item, its key in *k: 1 there is one, 0 src has
+	 * ended, < 0 its error (it has ended too).  One call a step. */
+	int (*next)(void *src, struct merge_key *k);
 };
 
 struct merge_entry {

@@ -47,7 +47,7 @@ static void see_seq(struct source *c, const struct stream *s, uint32_t seq,
 }
 
 /* The flushes the stream read that no record carries, as of ts. */
-void losses_see_bare(struct source *c, struct stream *s, uint64_t ts)
+static void see_bare(struct source *c, struct stream *s, uint64_t ts)
 {
 	unsigned int i;
 
@@ -65,7 +65,7 @@ void losses_track_seq(struct source *c, struct stream *s)
 	if (!r->seq_valid)
 		return;
 	/* damage is not loss: a flush of garbage was there */
-	losses_see_bare(c, s, r->timestamp);
+	see_bare(c, s, r->timestamp);
 	if (c->seq_per_cpu) {
 		if (!run->started)
 			seqrun_init(run, s->cpu, losses_on_gap, c);
@@ -201,7 +201,7 @@ void losses_finish(struct source *c)
 	size_t i;
 
 	for (i = 0; i < c->n && !c->scan; i++)
-		losses_see_bare(c, &c->streams[i], c->streams[i].last_ts);
+		see_bare(c, &c->streams[i], c->streams[i].last_ts);
 	seqtrack_finish(&c->seq);
 	c->stats->lost = c->seq.lost;
 	for (i = 0; i < c->n; i++)

@@ -206,22 +206,26 @@ static void host_key(const void *p, struct merge_key *k)
 {
 	const struct host_src *h = p;
 
-	*k = (struct merge_key){ .order = h->index };
+	*k = (struct merge_key){ .tie = merge_tie(0, 0, h->index) };
 	source_peek(h->src, &k->key);
 }
 
-static int host_advance(void *p)
+static int host_step(void *p, struct merge_key *k)
 {
 	struct host_src *h = p;
-	uint64_t key;
 	int ret = source_step(h->src);
 
-	return ret ? ret : source_peek(h->src, &key);
+	if (ret)
+		return ret;
+	if (!source_peek(h->src, &k->key))
+		return 0;
+	k->tie = merge_tie(0, 0, h->index);
+	return 1;
 }
 
 static const struct merge_ops host_ops = {
 	.key = host_key,
-	.advance = host_advance,
+	.next = host_step,
 };
 
 /* The hosts' events as one timeline, oldest first: the merger of the

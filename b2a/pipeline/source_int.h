@@ -104,11 +104,11 @@ int tasks_track(struct source *c, const struct event *ev);
 void tasks_apply(struct source *c);
 bool tasks_handles(int ev);
 
-/* losses.c: the flushes of a record, and those with none as of ts; the
- * records a packet says were dropped; a gap (seqtrack's callback); at
- * the end, what the sequence numbers and the trace end say is lost. */
+/* losses.c: the flushes of a record (and those before it that carried
+ * none); the records a packet says were dropped; a gap (seqtrack's
+ * callback); at the end, what the sequence numbers and the trace end
+ * say is lost. */
 void losses_track_seq(struct source *c, struct stream *s);
-void losses_see_bare(struct source *c, struct stream *s, uint64_t ts);
 void losses_packet(struct source *c, const struct stream *s,
 		   int64_t discarded);
 void losses_on_gap(void *ctx, const struct seq_gap *gap);

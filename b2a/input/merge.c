@@ -4,14 +4,13 @@
 #include <stdlib.h>
 
 #include "input/merge.h"
-#include "runtime/lket_format.h"
 
 static inline bool older(const struct merge_key *a, const struct merge_key *b)
 {
 	return a->key != b->key ? a->key < b->key : a->tie < b->tie;
 }
 
-static void sift_down(struct merge *m, size_t i)
+void merge_sift(struct merge *m, size_t i)
 {
 	struct merge_entry e = m->heap[i];
 	size_t child;
@@ -46,19 +45,8 @@ int merge_init(struct merge *m, void *const *srcs, size_t n,
 	}
 	m->n = n;
 	for (i = n / 2; i-- > 0;)
-		sift_down(m, i);
+		merge_sift(m, i);
 	return 0;
-}
-
-int merge_advance(struct merge *m)
-{
-	int ret = m->ops->next(m->heap[0].src, &m->heap[0].k);
-
-	if (ret <= 0)
-		m->heap[0] = m->heap[--m->n];
-	if (m->n)
-		sift_down(m, 0);
-	return ret < 0 ? ret : 0;
 }
 
 void merge_free(struct merge *m)
@@ -68,29 +56,9 @@ void merge_free(struct merge *m)
 	m->n = 0;
 }
 
-static void stream_key(const void *src, struct merge_key *k)
-{
-	const struct stream *s = src;
-
-	/* the key, not the timestamp: a record earlier than the one
-	 * before it in its file comes right after that one */
-	k->key = s->rec.key;
-	k->tie = merge_tie(s->cpu >= 0 ? (unsigned int)s->cpu :
-			   LKET_ID_CPU(s->rec.id), s->rec.seq, s->order);
-}
-
-static int stream_step(void *src, struct merge_key *k)
-{
-	int ret = stream_next(src);
-
-	if (ret == 1)
-		stream_key(src, k);
-	return ret;
-}
-
 static const struct merge_ops stream_ops = {
-	.key = stream_key,
-	.next = stream_step,
+	.key = merge_stream_key,
+	.next = merge_stream_next,
 };
 
 int merge_streams(struct merge *m, struct stream **streams, size_t n)

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "input/stream.h"
+#include "runtime/lket_format.h"
 
 /*
  * An item's place: by key, then by tie, which merge_tie() packs from the
@@ -66,9 +67,56 @@ static inline void *merge_peek(const struct merge *m)
 {
 	return m->n ? m->heap[0].src : NULL;
 }
-/* Advance the source at the top; < 0: its error. */
-int merge_advance(struct merge *m);
+/* The entry at i, its key new or larger, down to where it belongs. */
+void merge_sift(struct merge *m, size_t i);
+
+/*
+ * Advance the source at the top with next, its ops' own (merge_advance())
+ * or, on a hot path that knows its sources, the same function inline;
+ * < 0: its error.
+ */
+static inline int merge_advance_with(struct merge *m,
+				     int (*next)(void *src,
+						 struct merge_key *k))
+{
+	int ret = next(m->heap[0].src, &m->heap[0].k);
+
+	if (ret <= 0)
+		m->heap[0] = m->heap[--m->n];
+	if (m->n)
+		merge_sift(m, 0);
+	return ret < 0 ? ret : 0;
+}
+
+static inline int merge_advance(struct merge *m)
+{
+	return merge_advance_with(m, m->ops->next);
+}
+
 void merge_free(struct merge *m);
+
+/* A per-CPU stream's key: its record's merge key, then its CPU (the
+ * file's, else the record's), flush and place among the files. */
+static inline void merge_stream_key(const void *src, struct merge_key *k)
+{
+	const struct stream *s = src;
+
+	/* the key, not the timestamp: a record earlier than the one
+	 * before it in its file comes right after that one */
+	k->key = s->rec.key;
+	k->tie = merge_tie(s->cpu >= 0 ? (unsigned int)s->cpu :
+			   LKET_ID_CPU(s->rec.id), s->rec.seq, s->order);
+}
+
+/* A per-CPU stream's next record (the stream sources' next op). */
+static inline int merge_stream_next(void *src, struct merge_key *k)
+{
+	int ret = stream_next(src);
+
+	if (ret == 1)
+		merge_stream_key(src, k);
+	return ret;
+}
 
 /* Per-CPU streams, each with a current record (stream_next() returned
  * 1): a merge of their records. */

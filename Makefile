@@ -31,13 +31,17 @@ LKET_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer \
 	   -fno-sanitize-recover=all
 
-# every b2a/*.c but main.c: the unit tests link them without it
-B2A_MODULES = $(filter-out main,$(patsubst b2a/%.c,%,$(wildcard b2a/*.c)))
+# every .c in b2a/'s layer folders, and main.c, which the unit tests link
+# without; objects mirror the folders (build/b2a/<layer>/<module>.o)
+B2A_SRCS = $(sort $(shell find b2a -name '*.c'))
+B2A_MODULES = $(filter-out main,$(patsubst b2a/%.c,%,$(B2A_SRCS)))
 B2A_LIBS = -lsqlite3 -lpq -ldw -lelf
 B2A_OBJS = $(B2A_MODULES:%=$(BUILD)/b2a/%.o)
 ASAN_OBJS = $(B2A_MODULES:%=$(BUILD)/asan/b2a/%.o)
-B2A_HEADERS = $(wildcard b2a/*.h) runtime/lket_format.h runtime/lket_ids.h \
+B2A_HEADERS = $(shell find b2a -name '*.h') runtime/lket_format.h runtime/lket_ids.h \
 	      runtime/lket_events.def
+# headers are named by their layer ("util/diag.h"), the runtime's from the top
+B2A_INC = -Ib2a -I.
 
 UNIT_TESTS = $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
@@ -54,11 +58,11 @@ PG_CFLAGS = -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/po
 
 $(BUILD)/b2a/%.o: b2a/%.c $(B2A_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(LKET_CFLAGS) $(PG_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(LKET_CFLAGS) $(B2A_INC) $(PG_CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/asan/b2a/%.o: b2a/%.c $(B2A_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(LKET_CFLAGS) $(PG_CFLAGS) -O1 -g $(SANITIZE) -c -o $@ $<
+	$(CC) $(LKET_CFLAGS) $(B2A_INC) $(PG_CFLAGS) -O1 -g $(SANITIZE) -c -o $@ $<
 
 $(BUILD)/lket-b2a: $(BUILD)/b2a/main.o $(B2A_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(B2A_LIBS)
@@ -126,7 +130,15 @@ $(BUILD)/man/lket-b2a.1: man/lket-b2a.1
 
 $(BUILD)/unit/%: tests/unit/%.c $(ASAN_OBJS) $(B2A_HEADERS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(LKET_CFLAGS) -O1 -g $(SANITIZE) -o $@ $< $(ASAN_OBJS) -lcmocka $(B2A_LIBS)
+	$(CC) $(LKET_CFLAGS) $(B2A_INC) -O1 -g $(SANITIZE) -o $@ $< $(UNIT_EXTRA) $(ASAN_OBJS) -lcmocka $(B2A_LIBS)
+
+# main.c without main(), for its test: b2a_run() alone
+$(BUILD)/asan/b2a/run.o: b2a/main.c $(B2A_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(LKET_CFLAGS) $(B2A_INC) $(PG_CFLAGS) -O1 -g $(SANITIZE) -DB2A_NO_MAIN -c -o $@ $<
+
+$(BUILD)/unit/test_main: $(BUILD)/asan/b2a/run.o
+$(BUILD)/unit/test_main: UNIT_EXTRA = $(BUILD)/asan/b2a/run.o
 
 # A fresh Debian 12 machine: install what is missing first (apt-get).
 check:

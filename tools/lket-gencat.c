@@ -110,19 +110,43 @@ static int embed_include(const char *path, const char *line)
 	return 1;
 }
 
+/*
+ * What the catalogue holds for lket-b2a alone (LKET_PAIR): its lines, and
+ * the sections between these markers with the blank line before each,
+ * are left out of the tapset's copy, which has no use for them.
+ */
+#define B2A_ALONE	"/* ---- lket-b2a's alone"
+#define B2A_ALONE_END	"/* ---- end of lket-b2a's alone"
+
 static void embed(const char *path)
 {
 	char line[4096];
 	FILE *f = fopen(path, "r");
+	int blank = 0, alone = 0;
 
 	if (!f) {
 		perror(path);
 		exit(1);
 	}
 	printf("/* ---- %s ---- */\n", path);
-	while (fgets(line, sizeof(line), f))
-		if (!embed_include(path, line))
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, B2A_ALONE, strlen(B2A_ALONE))) {
+			alone = 1;
+			blank = 0;
+		}
+		if (alone || !strncmp(line, "LKET_PAIR(", 10)) {
+			if (!strncmp(line, B2A_ALONE_END, strlen(B2A_ALONE_END)))
+				alone = 0;
+			continue;
+		}
+		if (blank)
+			putchar('\n');
+		blank = !strcmp(line, "\n");
+		if (!blank && !embed_include(path, line))
 			fputs(line, stdout);
+	}
+	if (blank)
+		putchar('\n');
 	fclose(f);
 }
 

@@ -20,9 +20,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../b2a/convert.h"
-#include "../../b2a/output.h"
-#include "../../b2a/report.h"
+#include "analysis/report.h"
+#include "output/chart/chart.h"
+#include "output/ctf/ctf.h"
+#include "output/db/db.h"
+#include "output/line/line.h"
+#include "output/output.h"
+#include "pipeline/convert.h"
 
 enum {
 	OUT_TEXT, OUT_JSON, OUT_CSV, OUT_SQLITE, OUT_DELTA, OUT_STAT,

@@ -17,10 +17,10 @@ rm -f "$out/seeds/"*.seed
 cd "$top"
 # every module of lket-b2a but main.c: the target is its main
 clang -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 \
-	-I/usr/include/postgresql \
+	-I/usr/include/postgresql -Ib2a -I. \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-o "$out/fuzz_b2a" tests/fuzz/fuzz_b2a.c \
-	$(ls b2a/*.c | grep -v '^b2a/main\.c$') -lsqlite3 -lpq -ldw -lelf
+	$(find b2a -name '*.c' ! -path b2a/main.c | sort) -lsqlite3 -lpq -ldw -lelf
 # seeds: each golden trace's two files, after a byte for each output the
 # target chooses from (text, JSON, CSV, SQLite, text with --delta, --stat,
 # --timechart, --report, CTF) and the split byte (so the split falls near

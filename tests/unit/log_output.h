@@ -8,8 +8,8 @@
 
 #include "unit.h"
 
-#include "../../b2a/output.h"
-#include "../../b2a/report.h"
+#include "analysis/report.h"
+#include "output/output.h"
 
 struct log_output {
 	struct output o;	/* first: the ops get &log->o */

@@ -8,10 +8,10 @@
 
 #include "unit.h"
 
-#include "../../b2a/decode.h"
-#include "../../b2a/meta.h"
-#include "../../b2a/output.h"
-#include "../../b2a/stream.h"
+#include "decode/decode.h"
+#include "decode/meta.h"
+#include "input/stream.h"
+#include "output/output.h"
 
 static struct meta meta;
 

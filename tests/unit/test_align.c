@@ -2,7 +2,7 @@
 /* align: a host's clock offset and drift from ordered pairs. */
 #include "unit.h"
 
-#include "../../b2a/align.h"
+#include "analysis/align.h"
 
 static uint64_t rng = 88172645463325252ull;
 
@@ -185,18 +185,8 @@ static void test_no_pairs(void **state)
 	align_free(&a);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_offset),
-		cmocka_unit_test(test_drift),
-		cmocka_unit_test(test_negative_drift),
-		cmocka_unit_test(test_interval),
-		cmocka_unit_test(test_drift_open),
-		cmocka_unit_test(test_contradiction),
-		cmocka_unit_test(test_drift_too_large),
-		cmocka_unit_test(test_no_pairs),
-	};
-
-	return cmocka_run_group_tests_name("align", tests, NULL, NULL);
-}
+UNIT_MAIN("align", NULL, NULL,
+	  UNIT_TEST(test_offset), UNIT_TEST(test_drift),
+	  UNIT_TEST(test_negative_drift), UNIT_TEST(test_interval),
+	  UNIT_TEST(test_drift_open), UNIT_TEST(test_contradiction),
+	  UNIT_TEST(test_drift_too_large), UNIT_TEST(test_no_pairs))

@@ -4,7 +4,7 @@
 
 #include <sys/stat.h>
 
-#include "../../b2a/clash.h"
+#include "cli/clash.h"
 
 /* unit_dir/name, in one of a few buffers (a call names up to four) */
 static const char *at(const char *name)
@@ -180,14 +180,6 @@ static void test_outputs(void **state)
 	unlink(at("t_0"));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_file),
-		cmocka_unit_test(test_folder),
-		cmocka_unit_test(test_stdin),
-		cmocka_unit_test(test_outputs),
-	};
-
-	return cmocka_run_group_tests(tests, unit_dir_setup, unit_dir_teardown);
-}
+UNIT_MAIN("clash", unit_dir_setup, unit_dir_teardown,
+	  UNIT_TEST(test_file), UNIT_TEST(test_folder), UNIT_TEST(test_stdin),
+	  UNIT_TEST(test_outputs))

@@ -7,7 +7,7 @@
 #include "unit.h"
 #include "log_output.h"
 
-#include "../../b2a/convert.h"
+#include "pipeline/convert.h"
 
 /* An event 200:9, which nothing describes, of tid on cpu at ts */
 #define REC(ts, tid, cpu)						\
@@ -186,15 +186,7 @@ static void test_no_files(void **state)
 	assert_string_equal(out.log, "begin\n");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_merged),
-		cmocka_unit_test(test_trace_context),
-		cmocka_unit_test(test_output_fails),
-		cmocka_unit_test(test_begin_fails),
-		cmocka_unit_test(test_no_files),
-	};
-
-	return cmocka_run_group_tests(tests, unit_dir_setup, unit_dir_teardown);
-}
+UNIT_MAIN("convert", unit_dir_setup, unit_dir_teardown,
+	  UNIT_TEST(test_merged), UNIT_TEST(test_trace_context),
+	  UNIT_TEST(test_output_fails), UNIT_TEST(test_begin_fails),
+	  UNIT_TEST(test_no_files))

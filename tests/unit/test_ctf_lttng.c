@@ -2,7 +2,7 @@
 /* ctf_lttng: which events map to LTTng's, and the values of LTTng's fields. */
 #include "unit.h"
 
-#include "../../b2a/ctf_lttng.h"
+#include "output/ctf/ctf_lttng.h"
 
 static const struct field f_prev = { .type = LKET_INT32, .name = "prev_pid" };
 static const struct field f_next = { .type = LKET_INT32, .name = "next_pid" };
@@ -107,13 +107,6 @@ static void test_block(void **state)
 	procmap_free(&pm);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_which),
-		cmocka_unit_test(test_sched_switch),
-		cmocka_unit_test(test_block),
-	};
-
-	return cmocka_run_group_tests_name("ctf_lttng", tests, NULL, NULL);
-}
+UNIT_MAIN("ctf_lttng", NULL, NULL,
+	  UNIT_TEST(test_which), UNIT_TEST(test_sched_switch),
+	  UNIT_TEST(test_block))

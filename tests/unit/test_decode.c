@@ -2,7 +2,7 @@
 /* decode: fields by type, user fields, raw bytes, damage, byte order. */
 #include "unit.h"
 
-#include "../../b2a/decode.h"
+#include "decode/decode.h"
 
 /* Point s's current record at rec, as stream_next() would. */
 static void load(struct stream *s, const uint8_t *rec, bool swap)
@@ -379,19 +379,9 @@ static void test_string_without_nul(void **state)
 	assert_int_equal(ev.raw_len, 2);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_all_types),
-		cmocka_unit_test(test_big_endian),
-		cmocka_unit_test(test_user_fields),
-		cmocka_unit_test(test_addrs),
-		cmocka_unit_test(test_user_data_without_meta),
-		cmocka_unit_test(test_unknown_event),
-		cmocka_unit_test(test_overrun),
-		cmocka_unit_test(test_string_without_nul),
-	};
-
-	return cmocka_run_group_tests_name("decode", tests, meta_setup,
-					   meta_teardown);
-}
+UNIT_MAIN("decode", meta_setup, meta_teardown,
+	  UNIT_TEST(test_all_types), UNIT_TEST(test_big_endian),
+	  UNIT_TEST(test_user_fields), UNIT_TEST(test_addrs),
+	  UNIT_TEST(test_user_data_without_meta),
+	  UNIT_TEST(test_unknown_event), UNIT_TEST(test_overrun),
+	  UNIT_TEST(test_string_without_nul))

@@ -2,7 +2,7 @@
 /* endcheck: the files against the counts at the end of the trace. */
 #include "unit.h"
 
-#include "../../b2a/endcheck.h"
+#include "analysis/endcheck.h"
 
 #define MAX_REPORTS	8
 

@@ -2,7 +2,7 @@
 /* filter: option parsing, each criterion, times relative and wall-clock. */
 #include "unit.h"
 
-#include "../../b2a/filter.h"
+#include "analysis/filter.h"
 
 static struct meta meta;
 
@@ -286,18 +286,8 @@ static void test_where_match(void **state)
 	filter_free(&f);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_seconds),
-		cmocka_unit_test(test_iso),
-		cmocka_unit_test(test_lists),
-		cmocka_unit_test(test_tid_comm),
-		cmocka_unit_test(test_events),
-		cmocka_unit_test(test_times),
-		cmocka_unit_test(test_where_parse),
-		cmocka_unit_test(test_where_match),
-	};
-
-	return cmocka_run_group_tests_name("filter", tests, setup, teardown);
-}
+UNIT_MAIN("filter", setup, teardown,
+	  UNIT_TEST(test_seconds), UNIT_TEST(test_iso), UNIT_TEST(test_lists),
+	  UNIT_TEST(test_tid_comm), UNIT_TEST(test_events),
+	  UNIT_TEST(test_times), UNIT_TEST(test_where_parse),
+	  UNIT_TEST(test_where_match))

@@ -2,7 +2,8 @@
 /* merge: per-CPU streams come out by timestamp, then CPU, then sequence. */
 #include "unit.h"
 
-#include "../../b2a/merge.h"
+#include "input/merge.h"
+#include "input/tracename.h"
 
 /* A 24-byte record: common_data only, 1:1, told apart by its tid */
 #define REC(ts, tid, cpu)						\
@@ -55,7 +56,7 @@ static void open_at_first(struct stream *s, const char *name,
 	unit_write(path, sizeof(path), name, data, len);
 	/* the stream keeps the path: give it one that lives on */
 	assert_int_equal(stream_open(s, strdup(path),
-				     stream_cpu_from_name(path), 4096, &log->d),
+				     tracename_cpu(path), 4096, &log->d),
 			 0);
 	assert_int_equal(stream_next(s), 1);
 }
@@ -79,7 +80,7 @@ static void expect_order(struct stream **order, size_t n,
 	size_t i = 0;
 	int cpu;
 
-	assert_int_equal(merge_init(&m, order, n), 0);
+	assert_int_equal(merge_streams(&m, order, n), 0);
 	while ((s = merge_peek(&m))) {
 		assert_true(i < nwant);
 		cpu = s->cpu >= 0 ? s->cpu : (int)LKET_ID_CPU(s->rec.id);
@@ -181,19 +182,11 @@ static void test_empty(void **state)
 	struct merge m;
 
 	(void)state;
-	assert_int_equal(merge_init(&m, NULL, 0), 0);
+	assert_int_equal(merge_streams(&m, NULL, 0), 0);
 	assert_null(merge_peek(&m));
 	merge_free(&m);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_three_cpus),
-		cmocka_unit_test(test_cpu_from_id_then_seq),
-		cmocka_unit_test(test_empty),
-	};
-
-	return cmocka_run_group_tests_name("merge", tests, unit_dir_setup,
-					   unit_dir_teardown);
-}
+UNIT_MAIN("merge", unit_dir_setup, unit_dir_teardown,
+	  UNIT_TEST(test_three_cpus), UNIT_TEST(test_cpu_from_id_then_seq),
+	  UNIT_TEST(test_empty))

@@ -2,7 +2,7 @@
 /* meta: the built-in metadata records, registration, names, the catalogue. */
 #include "unit.h"
 
-#include "../../b2a/meta.h"
+#include "decode/meta.h"
 
 static int meta_setup(void **state)
 {

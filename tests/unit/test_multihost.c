@@ -7,7 +7,7 @@
 #include "unit.h"
 #include "log_output.h"
 
-#include "../../b2a/multihost.h"
+#include "pipeline/multihost.h"
 
 /* An event 200:9, which nothing describes, of tid on cpu at ts */
 #define REC(ts, tid, cpu)						\
@@ -94,13 +94,5 @@ static void test_no_files(void **state)
 	assert_true(clocks[1].no_files);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_merged),
-		cmocka_unit_test(test_no_files),
-	};
-
-	return cmocka_run_group_tests_name("multihost", tests, unit_dir_setup,
-					   unit_dir_teardown);
-}
+UNIT_MAIN("multihost", unit_dir_setup, unit_dir_teardown,
+	  UNIT_TEST(test_merged), UNIT_TEST(test_no_files))

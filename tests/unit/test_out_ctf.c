@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* out_ctf: the metadata of one event class, a lost run, the stream file. */
+/*
+ * out_ctf: the metadata of one event class, a lost run, the stream file
+ * (out_ctf.c, ctf_stream.c, ctf_meta.c).
+ */
 #include "unit.h"
 
 #include <sys/stat.h>
 
-#include "../../b2a/output.h"
+#include "output/ctf/ctf.h"
+#include "output/output.h"
 
 static struct meta meta;
 
@@ -60,22 +64,6 @@ static const char want_event[] =
 	"\t};\n"
 	"};\n";
 
-static size_t read_file(const char *name, char *buf, size_t size)
-{
-	char path[PATH_MAX_UNIT];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", unit_dir, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	assert_true(fd >= 0);
-	n = read(fd, buf, size - 1);
-	assert_true(n >= 0);
-	buf[n] = '\0';
-	close(fd);
-	return (size_t)n;
-}
-
 static void test_metadata(void **state)
 {
 	struct stream s = { .swap = host_big_endian() };
@@ -104,7 +92,7 @@ static void test_metadata(void **state)
 	assert_int_equal(o->ops->finish(o), 0);
 	o->ops->free(o);
 
-	read_file("metadata", text, sizeof(text));
+	unit_read("metadata", text, sizeof(text));
 	assert_memory_equal(text, "/* CTF 1.8 */\n", 14);
 	assert_non_null(strstr(text, "\tmajor = 1;\n\tminor = 8;\n"));
 	assert_non_null(strstr(text, host_big_endian() ?
@@ -129,7 +117,7 @@ static void test_metadata(void **state)
 	assert_null(strstr(text, "id = 1;"));
 
 	/* two packets: the event's, then the lost flushes' (empty) */
-	n = read_file("stream_0", (char *)data, sizeof(data));
+	n = unit_read("stream_0", (char *)data, sizeof(data));
 	memcpy(&magic, data, 4);
 	assert_int_equal(magic, 0xC1FC1FC1u);
 	/* content_size in bits, after magic, uuid, stream_id, 2 times */
@@ -144,11 +132,5 @@ static void test_metadata(void **state)
 	assert_int_equal(v, 2);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_metadata),
-	};
-
-	return cmocka_run_group_tests_name("out_ctf", tests, setup, teardown);
-}
+UNIT_MAIN("out_ctf", setup, teardown,
+	  UNIT_TEST(test_metadata))

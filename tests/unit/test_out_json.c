@@ -2,7 +2,8 @@
 /* out_json and out_csv: one event, one lost run, byte for byte. */
 #include "unit.h"
 
-#include "../../b2a/output.h"
+#include "output/line/line.h"
+#include "output/output.h"
 
 static struct meta meta;
 
@@ -102,13 +103,5 @@ static void test_csv(void **state)
 	    "0.000000002,,,,,lket.lost,count=2 first_seq=3 last_seq=4\n");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_json),
-		cmocka_unit_test(test_csv),
-	};
-
-	return cmocka_run_group_tests_name("out_json/out_csv", tests, setup,
-					   teardown);
-}
+UNIT_MAIN("out_json/out_csv", setup, teardown,
+	  UNIT_TEST(test_json), UNIT_TEST(test_csv))

@@ -7,7 +7,8 @@
 #include "unit.h"
 #include "sql_fixture.h"
 
-#include "../../b2a/out_pg.h"
+#include "output/db/db.h"
+#include "output/db/out_pg.h"
 
 /* The COPY text of the n values at v, in no more than the room asked
  * for; to free. */
@@ -136,16 +137,7 @@ static void test_schema_too_long(void **state)
 	o->ops->free(o);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_numbers_and_null),
-		cmocka_unit_test(test_text),
-		cmocka_unit_test(test_bytea),
-		cmocka_unit_test(test_room),
-		cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_schema_too_long),
-	};
-
-	return cmocka_run_group_tests(tests, meta_setup, meta_teardown);
-}
+UNIT_MAIN("out_pg", meta_setup, meta_teardown,
+	  UNIT_TEST(test_numbers_and_null), UNIT_TEST(test_text),
+	  UNIT_TEST(test_bytea), UNIT_TEST(test_room), UNIT_TEST(test_refused),
+	  UNIT_TEST(test_schema_too_long))

@@ -7,6 +7,8 @@
 #include <sqlite3.h>
 
 #include "unit.h"
+
+#include "output/db/db.h"
 #include "sql_fixture.h"
 
 struct db {
@@ -177,14 +179,6 @@ static int teardown(void **state)
 	return unit_dir_teardown(state);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_written),
-		cmocka_unit_test(test_first_last),
-		cmocka_unit_test(test_exists),
-		cmocka_unit_test(test_cannot_open),
-	};
-
-	return cmocka_run_group_tests(tests, setup, teardown);
-}
+UNIT_MAIN("out_sqlite", setup, teardown,
+	  UNIT_TEST(test_written), UNIT_TEST(test_first_last),
+	  UNIT_TEST(test_exists), UNIT_TEST(test_cannot_open))

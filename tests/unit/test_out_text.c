@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* out_text: lket.out lines, byte for byte, in every mode. */
 #include "unit.h"
+#include "line_sink.h"
 
-#include "../../b2a/output.h"
+#include "output/line/line.h"
+#include "output/output.h"
 
 static struct meta meta;
 
@@ -94,37 +96,15 @@ static struct trace_info info = {
 	.wall_offset = 1700000000123456789ll - 1234567890123ll,
 };
 
-/* An output writing to a fresh file, and what it wrote. */
-struct sink {
-	struct output *o;
-	int fd;
-	char text[4096];
-};
-
 static void sink_open(struct sink *k, const struct text_options *opt)
 {
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/lket.out", unit_dir);
-	k->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	assert_true(k->fd >= 0);
-	assert_int_equal(output_text_new(&k->o, k->fd, opt), 0);
-	assert_int_equal(k->o->ops->begin(k->o, &info), 0);
+	sink_open_with(k, output_text_new, "lket.out", opt, &info);
 }
 
 static void sink_event(struct sink *k, const uint8_t *rec,
 		       const struct proc *proc)
 {
-	struct stream s = { .swap = host_big_endian() };
-	struct event ev = { 0 };
-
-	s.rec.data = rec;
-	s.rec.size = stream_u16(&s, rec + 2);
-	s.rec.sys_size = stream_u16(&s, rec + 4);
-	s.rec.timestamp = stream_u64(&s, rec + 8);
-	s.rec.id = stream_u64(&s, rec + 16);
-	assert_int_equal(decode_record(&meta, &s, &ev), 0);
-	assert_int_equal(k->o->ops->event(k->o, &ev, proc), 0);
+	sink_record(k, &meta, rec, proc);
 }
 
 /* Flushes first..last lost, of CPU cpu (-1: of any CPU, version 1). */
@@ -146,20 +126,6 @@ static void sink_lost(struct sink *k, uint32_t first, uint32_t last,
 		      uint64_t after_ts, uint64_t before_ts)
 {
 	sink_lost_cpu(k, first, last, after_ts, before_ts, -1);
-}
-
-/* Finish, and compare what was written with want. */
-static void sink_expect(struct sink *k, const char *want)
-{
-	ssize_t n;
-
-	assert_int_equal(k->o->ops->finish(k->o), 0);
-	k->o->ops->free(k->o);
-	n = pread(k->fd, k->text, sizeof(k->text) - 1, 0);
-	assert_true(n >= 0);
-	k->text[n] = '\0';
-	assert_string_equal(k->text, want);
-	close(k->fd);
 }
 
 /* One event in mode opt must print as want. */
@@ -335,18 +301,8 @@ static void test_delta(void **state)
 		    "5000000001 -1229.567890122 0 7 - io.submit buf_addr=0x7f0012345000 request_flags=0x8001 count=-5 path=\"/tmp/x\" u=-1\n");
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_time_modes),
-		cmocka_unit_test(test_wall_seconds),
-		cmocka_unit_test(test_ids_names_comm),
-		cmocka_unit_test(test_process_columns),
-		cmocka_unit_test(test_values),
-		cmocka_unit_test(test_without_metadata),
-		cmocka_unit_test(test_lost),
-		cmocka_unit_test(test_delta),
-	};
-
-	return cmocka_run_group_tests_name("out_text", tests, setup, teardown);
-}
+UNIT_MAIN("out_text", setup, teardown,
+	  UNIT_TEST(test_time_modes), UNIT_TEST(test_wall_seconds),
+	  UNIT_TEST(test_ids_names_comm), UNIT_TEST(test_process_columns),
+	  UNIT_TEST(test_values), UNIT_TEST(test_without_metadata),
+	  UNIT_TEST(test_lost), UNIT_TEST(test_delta))

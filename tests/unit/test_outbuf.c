@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include "../../b2a/outbuf.h"
+#include "util/outbuf.h"
 
 static void check(char *end, char *buf, const char *want)
 {

@@ -2,7 +2,7 @@
 /* procmap: thread -> process ID and name. */
 #include "unit.h"
 
-#include "../../b2a/procmap.h"
+#include "analysis/procmap.h"
 
 static int setup(void **state)
 {

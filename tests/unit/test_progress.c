@@ -2,7 +2,7 @@
 /* progress: the line's wording and sizes, and how often it may change. */
 #include "unit.h"
 
-#include "../../b2a/progress.h"
+#include "util/progress.h"
 
 static void expect_line(uint64_t done, uint64_t total, const char *want)
 {
@@ -41,12 +41,5 @@ static void test_due(void **state)
 	assert_true(progress_due(&p, 1000 + 2 * PROGRESS_INTERVAL_NS));
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_format),
-		cmocka_unit_test(test_due),
-	};
-
-	return cmocka_run_group_tests_name("progress", tests, NULL, NULL);
-}
+UNIT_MAIN("progress", NULL, NULL,
+	  UNIT_TEST(test_format), UNIT_TEST(test_due))

@@ -3,7 +3,7 @@
  * percentiles, histograms, and the filter's say. */
 #include "unit.h"
 
-#include "../../b2a/report.h"
+#include "analysis/report.h"
 
 static struct meta meta;
 

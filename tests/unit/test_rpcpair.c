@@ -2,8 +2,8 @@
 /* rpcpair: a host's RPC events folded into calls and halves, matched. */
 #include "unit.h"
 
-#include "../../b2a/meta.h"
-#include "../../b2a/rpcpair.h"
+#include "analysis/rpcpair.h"
+#include "decode/meta.h"
 
 static struct field f_xid = { .name = "xid" }, f_prog = { .name = "prog" },
 	f_rq_xid = { .name = "rq_xid" }, f_rq_prog = { .name = "rq_prog" },
@@ -164,13 +164,6 @@ static void test_empty(void **state)
 	rpc_host_free(&s);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fold_and_match),
-		cmocka_unit_test(test_many),
-		cmocka_unit_test(test_empty),
-	};
-
-	return cmocka_run_group_tests_name("rpcpair", tests, NULL, NULL);
-}
+UNIT_MAIN("rpcpair", NULL, NULL,
+	  UNIT_TEST(test_fold_and_match), UNIT_TEST(test_many),
+	  UNIT_TEST(test_empty))

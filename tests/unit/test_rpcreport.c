@@ -2,7 +2,7 @@
 /* rpcreport: each call's time split in three, per procedure. */
 #include "unit.h"
 
-#include "../../b2a/rpcreport.h"
+#include "analysis/rpcreport.h"
 
 /* Write r to a file and read it back into buf. */
 static void written(struct rpcreport *r, char *buf, size_t size)
@@ -80,13 +80,5 @@ static void test_empty(void **state)
 	rpcreport_free(r);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_split),
-		cmocka_unit_test(test_empty),
-	};
-
-	return cmocka_run_group_tests_name("rpcreport", tests, unit_dir_setup,
-					   unit_dir_teardown);
-}
+UNIT_MAIN("rpcreport", unit_dir_setup, unit_dir_teardown,
+	  UNIT_TEST(test_split), UNIT_TEST(test_empty))

@@ -2,7 +2,7 @@
 /* seqtrack: lost flushes from their sequence numbers. */
 #include "unit.h"
 
-#include "../../b2a/seqtrack.h"
+#include "analysis/seqtrack.h"
 
 #define MAX_GAPS	8
 

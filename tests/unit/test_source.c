@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * source: one host's trace as events in time order, step by step; its
- * clock put on another's without reordering; scan mode.
+ * clock put on another's without reordering; scan mode (source.c and
+ * deliver.c; metarec.c, tasks.c and losses.c in test_metarec.c).
  */
 #include "unit.h"
 #include "log_output.h"
 
-#include "../../b2a/source.h"
+#include "pipeline/source.h"
 
 /* An event 200:9, which nothing describes, of tid on cpu at ts */
 #define REC(ts, tid, cpu)						\
@@ -227,16 +228,7 @@ static void test_scan_after_meta(void **state)
 	source_free(src);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_steps),
-		cmocka_unit_test(test_clock),
-		cmocka_unit_test(test_clock_monotone),
-		cmocka_unit_test(test_scan),
-		cmocka_unit_test(test_scan_after_meta),
-	};
-
-	return cmocka_run_group_tests_name("source", tests, unit_dir_setup,
-					   unit_dir_teardown);
-}
+UNIT_MAIN("source", unit_dir_setup, unit_dir_teardown,
+	  UNIT_TEST(test_steps), UNIT_TEST(test_clock),
+	  UNIT_TEST(test_clock_monotone), UNIT_TEST(test_scan),
+	  UNIT_TEST(test_scan_after_meta))

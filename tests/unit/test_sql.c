@@ -2,13 +2,14 @@
 /*
  * sql: the databases' names (renames, f_ columns, other_events), their
  * DDL in a dialect, and the rows every database output writes, seen
- * through a sink that writes each down as text.
+ * through a sink that writes each down as text (sql_names.c, sql_ddl.c,
+ * sql_rows.c).
  */
 #include "unit.h"
 #include "sql_fixture.h"
 
-#include "../../b2a/report.h"
-#include "../../b2a/sql.h"
+#include "analysis/report.h"
+#include "output/db/sql.h"
 
 static const struct sql_dialect dialect = {
 	.int64 = "I64", .bytes = "BYTES", .boolean = "BOOL",
@@ -466,19 +467,9 @@ static void test_failure_words(void **state)
 	o->ops->free(o);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names),
-		cmocka_unit_test(test_table_limit),
-		cmocka_unit_test(test_ddl),
-		cmocka_unit_test(test_ddl_partitioned),
-		cmocka_unit_test(test_rows),
-		cmocka_unit_test(test_hosts),
-		cmocka_unit_test(test_other_events),
-		cmocka_unit_test(test_report_rows),
-		cmocka_unit_test(test_failure_words),
-	};
-
-	return cmocka_run_group_tests(tests, meta_setup, meta_teardown);
-}
+UNIT_MAIN("sql", meta_setup, meta_teardown,
+	  UNIT_TEST(test_names), UNIT_TEST(test_table_limit),
+	  UNIT_TEST(test_ddl), UNIT_TEST(test_ddl_partitioned),
+	  UNIT_TEST(test_rows), UNIT_TEST(test_hosts),
+	  UNIT_TEST(test_other_events), UNIT_TEST(test_report_rows),
+	  UNIT_TEST(test_failure_words))

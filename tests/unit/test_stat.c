@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* stat: the --stat summary, byte for byte. */
 #include "unit.h"
+#include "line_sink.h"
 
-#include "../../b2a/output.h"
+#include "output/line/line.h"
+#include "output/output.h"
 
 static struct meta meta;
 
@@ -48,49 +50,15 @@ static const struct proc bash = { .tid = 100, .pid = 42, .comm = "ba sh",
 
 static struct trace_info info = { .first_ts = 1000000000ull };
 
-struct sink {
-	struct output *o;
-	int fd;
-	char text[4096];
-};
-
 static void sink_open(struct sink *k, const struct text_options *opt)
 {
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/stat.out", unit_dir);
-	k->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	assert_true(k->fd >= 0);
-	assert_int_equal(output_stat_new(&k->o, k->fd, opt), 0);
-	assert_int_equal(k->o->ops->begin(k->o, &info), 0);
+	sink_open_with(k, output_stat_new, "stat.out", opt, &info);
 }
 
 static void sink_event(struct sink *k, const uint8_t *rec,
 		       const struct proc *proc)
 {
-	struct stream s = { .swap = host_big_endian() };
-	struct event ev;
-
-	s.rec.data = rec;
-	s.rec.size = stream_u16(&s, rec + 2);
-	s.rec.sys_size = stream_u16(&s, rec + 4);
-	s.rec.timestamp = stream_u64(&s, rec + 8);
-	s.rec.id = stream_u64(&s, rec + 16);
-	assert_int_equal(decode_record(&meta, &s, &ev), 0);
-	assert_int_equal(k->o->ops->event(k->o, &ev, proc), 0);
-}
-
-static void sink_expect(struct sink *k, const char *want)
-{
-	ssize_t n;
-
-	assert_int_equal(k->o->ops->finish(k->o), 0);
-	k->o->ops->free(k->o);
-	n = pread(k->fd, k->text, sizeof(k->text) - 1, 0);
-	assert_true(n >= 0);
-	k->text[n] = '\0';
-	assert_string_equal(k->text, want);
-	close(k->fd);
+	sink_record(k, &meta, rec, proc);
 }
 
 static void test_empty(void **state)
@@ -145,12 +113,5 @@ static void test_counts(void **state)
 	info.missing = info.skipped = 0;
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_counts),
-	};
-
-	return cmocka_run_group_tests_name("stat", tests, setup, teardown);
-}
+UNIT_MAIN("stat", setup, teardown,
+	  UNIT_TEST(test_empty), UNIT_TEST(test_counts))

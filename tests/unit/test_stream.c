@@ -7,7 +7,8 @@
 
 #include "unit.h"
 
-#include "../../b2a/stream.h"
+#include "input/stream.h"
+#include "input/tracename.h"
 
 /* Records, in either byte order: E is LE or BE. */
 
@@ -134,7 +135,7 @@ static void open_fixture(struct stream *s, char *path, size_t path_size,
 {
 	diag_log_init(log);
 	unit_write(path, path_size, name, data, len);
-	assert_int_equal(stream_open(s, path, stream_cpu_from_name(path),
+	assert_int_equal(stream_open(s, path, tracename_cpu(path),
 				     4096, &log->d), 0);
 }
 
@@ -854,47 +855,14 @@ static void test_fifo(void **state)
 	stream_close(&s);
 }
 
-static void test_cpu_from_name(void **state)
-{
-	(void)state;
-	assert_int_equal(stream_cpu_from_name("stpd_cpu3"), 3);
-	assert_int_equal(stream_cpu_from_name("/tmp/t/stpd_cpu0"), 0);
-	assert_int_equal(stream_cpu_from_name("trace_12"), 12);
-	assert_int_equal(stream_cpu_from_name("dir/trace_255"), 255);
-	assert_int_equal(stream_cpu_from_name("cpu7"), 7);
-	assert_int_equal(stream_cpu_from_name("x/foo"), -1);
-	assert_int_equal(stream_cpu_from_name("foo12"), -1);
-	assert_int_equal(stream_cpu_from_name("trace_"), -1);
-	assert_int_equal(stream_cpu_from_name("trace_12345"), -1);
-	assert_int_equal(stream_cpu_from_name("run_4/foo"), -1);
-}
-
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_v4),
-		cmocka_unit_test(test_v5),
-		cmocka_unit_test(test_unframed),
-		cmocka_unit_test(test_big_endian),
-		cmocka_unit_test(test_skip),
-		cmocka_unit_test(test_spanning),
-		cmocka_unit_test(test_garbage_between_flushes),
-		cmocka_unit_test(test_garbage_unframed),
-		cmocka_unit_test(test_garbage_in_flush),
-		cmocka_unit_test(test_garbage_like_head),
-		cmocka_unit_test(test_garbage_at_start),
-		cmocka_unit_test(test_truncated_mid_record),
-		cmocka_unit_test(test_pdu_past_end),
-		cmocka_unit_test(test_resync_any_window),
-		cmocka_unit_test(test_time_goes_back),
-		cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_only_garbage),
-		cmocka_unit_test(test_open_errors),
-		cmocka_unit_test(test_fifo),
-		cmocka_unit_test(test_file_grows),
-		cmocka_unit_test(test_cpu_from_name),
-	};
-
-	return cmocka_run_group_tests_name("stream", tests, unit_dir_setup,
-					   unit_dir_teardown);
-}
+UNIT_MAIN("stream", unit_dir_setup, unit_dir_teardown,
+	  UNIT_TEST(test_v4), UNIT_TEST(test_v5), UNIT_TEST(test_unframed),
+	  UNIT_TEST(test_big_endian), UNIT_TEST(test_skip),
+	  UNIT_TEST(test_spanning), UNIT_TEST(test_garbage_between_flushes),
+	  UNIT_TEST(test_garbage_unframed), UNIT_TEST(test_garbage_in_flush),
+	  UNIT_TEST(test_garbage_like_head), UNIT_TEST(test_garbage_at_start),
+	  UNIT_TEST(test_truncated_mid_record), UNIT_TEST(test_pdu_past_end),
+	  UNIT_TEST(test_resync_any_window), UNIT_TEST(test_time_goes_back),
+	  UNIT_TEST(test_empty), UNIT_TEST(test_only_garbage),
+	  UNIT_TEST(test_open_errors), UNIT_TEST(test_fifo),
+	  UNIT_TEST(test_file_grows))

@@ -8,7 +8,7 @@
  */
 #include "unit.h"
 
-#include "../../b2a/symbols.h"
+#include "analysis/symbols.h"
 
 /*
  * ksys_write: 32 bytes at _stext; do_syscall_64: 64 bytes after it; then
@@ -316,18 +316,8 @@ static void test_module_late(void **state)
 	symbols_free(sy);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_kernel_slide),
-		cmocka_unit_test(test_module_relocated),
-		cmocka_unit_test(test_outside),
-		cmocka_unit_test(test_build_id_mismatch),
-		cmocka_unit_test(test_no_debuginfo),
-		cmocka_unit_test(test_module_missing),
-		cmocka_unit_test(test_module_in_cwd),
-		cmocka_unit_test(test_module_late),
-	};
-
-	return cmocka_run_group_tests(tests, setup, unit_dir_teardown);
-}
+UNIT_MAIN("symbols", setup, unit_dir_teardown,
+	  UNIT_TEST(test_kernel_slide), UNIT_TEST(test_module_relocated),
+	  UNIT_TEST(test_outside), UNIT_TEST(test_build_id_mismatch),
+	  UNIT_TEST(test_no_debuginfo), UNIT_TEST(test_module_missing),
+	  UNIT_TEST(test_module_in_cwd), UNIT_TEST(test_module_late))

@@ -3,7 +3,8 @@
 #include "unit.h"
 #include "log_output.h"
 
-#include "../../b2a/output.h"
+#include "output/output.h"
+#include "output/tee.h"
 
 static const struct trace_info info = { .first_ts = 5 };
 
@@ -112,14 +113,6 @@ static void test_no_words(void **state)
 	t->ops->free(t);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_all_calls),
-		cmocka_unit_test(test_failure),
-		cmocka_unit_test(test_error_of_second),
-		cmocka_unit_test(test_no_words),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN("tee", NULL, NULL,
+	  UNIT_TEST(test_all_calls), UNIT_TEST(test_failure),
+	  UNIT_TEST(test_error_of_second), UNIT_TEST(test_no_words))

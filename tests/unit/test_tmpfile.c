@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "../../b2a/tmpfile.h"
+#include "util/tmpfile.h"
 
 /* Files in unit_dir whose name has ".tmp-" in it. */
 static int temporaries(void)
@@ -380,22 +380,10 @@ static void test_hold_signals(void **state)
 	unlink(path);
 }
 
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_commit_replaces),
-		cmocka_unit_test(test_discard_keeps),
-		cmocka_unit_test(test_new_file_mode),
-		cmocka_unit_test(test_no_replace),
-		cmocka_unit_test(test_symlink),
-		cmocka_unit_test(test_symlink_dangling),
-		cmocka_unit_test(test_device),
-		cmocka_unit_test(test_unwritable_folder),
-		cmocka_unit_test(test_signal),
-		cmocka_unit_test(test_tmpdir),
-		cmocka_unit_test(test_signal_folder),
-		cmocka_unit_test(test_hold_signals),
-	};
-
-	return cmocka_run_group_tests(tests, unit_dir_setup, unit_dir_teardown);
-}
+UNIT_MAIN("tmpfile", unit_dir_setup, unit_dir_teardown,
+	  UNIT_TEST(test_commit_replaces), UNIT_TEST(test_discard_keeps),
+	  UNIT_TEST(test_new_file_mode), UNIT_TEST(test_no_replace),
+	  UNIT_TEST(test_symlink), UNIT_TEST(test_symlink_dangling),
+	  UNIT_TEST(test_device), UNIT_TEST(test_unwritable_folder),
+	  UNIT_TEST(test_signal), UNIT_TEST(test_tmpdir),
+	  UNIT_TEST(test_signal_folder), UNIT_TEST(test_hold_signals))

@@ -29,7 +29,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "../../b2a/diag.h"
+#include "util/diag.h"
 #include "../../runtime/lket_format.h"
 
 #define BYTE(x, n)	((uint8_t)(((uint64_t)(x) >> (8 * (n))) & 0xff))
@@ -48,6 +48,21 @@ static inline bool host_big_endian(void)
 {
 	return __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 }
+
+/* ---- a test program ------------------------------------------------------ */
+
+#define UNIT_TEST(f)	cmocka_unit_test(f)
+
+/* main(): the group's name, its setup and teardown (or NULL), its tests
+ * (UNIT_TEST(f) each). */
+#define UNIT_MAIN(name, setup, teardown, ...)				\
+	int main(void)							\
+	{								\
+		const struct CMUnitTest tests_[] = { __VA_ARGS__ };	\
+									\
+		return cmocka_run_group_tests_name(name, tests_, setup,	\
+						   teardown);		\
+	}
 
 /* ---- a temporary directory for fixture files ---------------------------- */
 
@@ -82,6 +97,24 @@ static inline int unit_dir_teardown(void **state)
 }
 
 /* Write len bytes to unit_dir/name; the path is returned in path. */
+/* The file name in the test folder read into buf (NUL-terminated, at
+ * most size - 1 bytes); how many bytes. */
+static inline size_t unit_read(const char *name, char *buf, size_t size)
+{
+	char path[PATH_MAX_UNIT];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", unit_dir, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	n = read(fd, buf, size - 1);
+	assert_true(n >= 0);
+	buf[n] = '\0';
+	close(fd);
+	return (size_t)n;
+}
+
 static inline void unit_write(char *path, size_t size, const char *name,
 			      const void *data, size_t len)
 {

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ctf_int.h - inside the CTF export, cut as babeltrace2's fs-sink is, by
+ * the lifetime of what each part makes: out_ctf.c the trace (its folder,
+ * put in place at finish), ctf_stream.c a CPU's stream (packets of
+ * events), ctf_meta.c the translation (event classes, the TSDL metadata).
+ */
+#ifndef LKET_CTF_INT_H
+#define LKET_CTF_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "decode/decode.h"
+#include "output/ctf/ctf_lttng.h"
+#include "output/output.h"
+#include "util/tmpfile.h"
+
+#define CTF_PACKET	(64u << 10)
+#define CTF_MAGIC	0xC1FC1FC1u
+/* packet header (magic, uuid, stream_id) and context (6 x 64 + 32 bits) */
+#define CTF_HEADER	(4 + 16 + 4)
+#define CTF_PREAMBLE	(CTF_HEADER + 6 * 8 + 4)
+/* event classes of events that match their metadata, by (group, hook);
+ * the others (raw) are looked for in the list */
+#define CTF_CLASSES	(256 * 256)
+
+struct ctf_stream {
+	int fd;
+	uint8_t *buf;
+	size_t len, size;	/* len: CTF_PREAMBLE + events so far */
+	uint64_t first_ts, last_ts;
+	uint64_t seq;		/* packets written */
+	uint64_t discarded;	/* running total */
+	bool pending;		/* discarded grew since the last packet */
+	bool events;		/* the packet holds events */
+	uint64_t clamped;	/* events written at an earlier one's time */
+};
+
+struct ctf_class {
+	const struct event_meta *meta;
+	unsigned int group, hook;
+	bool raw;
+	unsigned int nfields;	/* of the metadata's, the first ones */
+	const struct lttng_event *lttng;	/* NULL: LKET's name */
+	char *syscall;		/* of a class per system call */
+};
+
+/*
+ * The system calls with a class of their own, at most: each class costs
+ * readers memory and time (200 000 of them, 24 MB of metadata, took
+ * babeltrace2 a minute and 1.6 GB), and a kernel has a few hundred.
+ * Those past it are of one class per event, LKET's own (syscall_entry,
+ * syscall_return), the name in its field.
+ */
+#define CTF_SYSCALL_CLASSES	4096
+
+/* The classes of one per system call: by event and system call name;
+ * the generic ones by event, with no name. */
+struct syscall_classes {
+	uint32_t *slots;	/* class id + 1, 0 free */
+	size_t mask, used;
+	size_t named;		/* classes of one system call */
+};
+
+struct ctf {
+	struct output o;
+	char *dir;		/* where the trace goes */
+	struct tmpdir tmp;	/* where it is written; none once in place */
+	bool replace;		/* a trace at dir may be replaced */
+	bool dir_is_trace;	/* dir holds a trace, to be replaced */
+	const struct trace_info *trace;
+	uint8_t uuid[16];
+	struct ctf_stream *streams;
+	size_t nstreams;
+	uint32_t *class_id;	/* CTF_CLASSES: id + 1, 0 none yet */
+	struct ctf_class *classes;
+	size_t nclasses, classes_cap;
+	struct syscall_classes syscalls;
+	char failure[4200];	/* what failed, for error(); "" none */
+	struct diag *diag;	/* notes; NULL: none */
+};
+
+/* The fields of a class: its metadata's, system and user. */
+static inline unsigned int meta_nfields(const struct event_meta *m)
+{
+	return m ? m->sys.n + m->user.n : 0;
+}
+
+/* Is field i of the class one that its LTTng counterpart already has? */
+static inline bool shadowed(const struct ctf_class *k, unsigned int i)
+{
+	return k->lttng && i < k->meta->sys.n &&
+	       lttng_has_field(k->lttng, k->meta->sys.f[i].name);
+}
+
+static inline const struct field *class_field(const struct event_meta *m,
+					      unsigned int i)
+{
+	return i < m->sys.n ? &m->sys.f[i] : &m->user.f[i - m->sys.n];
+}
+
+/* out_ctf.c: a failure, in the output's words (error()); -err. */
+int ctf_fail(struct ctf *c, const char *path, int err);
+int ctf_failf(struct ctf *c, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ctf_stream.c: the output's event and lost ops; a stream's packet out
+ * (at finish, the last ones). */
+int ctf_event(struct output *o, const struct event *ev,
+	      const struct proc *proc);
+int ctf_lost(struct output *o, const struct seq_gap *g);
+int ctf_packet_out(struct ctf *c, struct ctf_stream *s, unsigned int cpu);
+
+/* ctf_meta.c: the class of ev (raw: it did not match its metadata),
+ * its id in *id; the TSDL metadata of every class, at finish. */
+int ctf_class(struct ctf *c, const struct event *ev, bool raw,
+	      uint32_t *id);
+void ctf_metadata(struct ctf *c, FILE *f);
+
+#endif

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctf_lttng.c - LKET events as their LTTng kernel counterparts (the
+ * fields lttng-modules 2.13 writes), for the CTF export.
+ *
+ * What LKET does not record is a documented constant: priorities 20 (a
+ * nice-0 task), sectors, sizes and socket buffer addresses 0, a snapshot
+ * task's state "unnamed" and mode "unknown", as LTTng says when it does
+ * not know.  IDs are those of the initial namespaces, so the v* fields
+ * repeat them.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "output/ctf/ctf_lttng.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* What LKET does not record. */
+#define UNKNOWN_PRIO		20	/* nice 0, as LTTng shows it */
+#define LTTNG_STATUS_UNNAMED	0	/* lttng_process_status */
+#define LTTNG_MODE_UNKNOWN	5	/* lttng_execution_mode */
+#define LTTNG_USER_THREAD	0	/* lttng_thread_type */
+
+/* The kernel's request flags (include/linux/blk_types.h, 6.1). */
+#define REQ_OP_MASK		0xffu
+#define REQ_OP_READ		0
+#define REQ_OP_WRITE		1
+#define REQ_OP_FLUSH		2
+#define REQ_OP_DISCARD		3
+#define REQ_OP_SECURE_ERASE	5
+#define REQ_SYNC		(1u << 11)
+#define REQ_META		(1u << 12)
+#define REQ_FUA			(1u << 17)
+#define REQ_PREFLUSH		(1u << 18)
+#define REQ_RAHEAD		(1u << 19)
+
+/* LTTng's rwbs bits (lttng-modules, block.h). */
+enum {
+	RWBS_FLAG_WRITE = 1 << 0,
+	RWBS_FLAG_DISCARD = 1 << 1,
+	RWBS_FLAG_READ = 1 << 2,
+	RWBS_FLAG_RAHEAD = 1 << 3,
+	RWBS_FLAG_SYNC = 1 << 5,
+	RWBS_FLAG_META = 1 << 6,
+	RWBS_FLAG_SECURE = 1 << 7,
+	RWBS_FLAG_FLUSH = 1 << 8,
+	RWBS_FLAG_FUA = 1 << 9,
+	RWBS_FLAG_PREFLUSH = 1 << 10,
+};
+
+#define FIELD(n, t, f)	{ n, LTTNG_##t, LTTNG_FROM_FIELD, f, 0 }
+#define COMM_OF(n, f)	{ n, LTTNG_STRING, LTTNG_COMM_OF_FIELD, f, 0 }
+#define CONST(n, t, v)	{ n, LTTNG_##t, LTTNG_CONSTANT, NULL, v }
+#define FROM(n, t, s)	{ n, LTTNG_##t, LTTNG_##s, NULL, 0 }
+
+static const struct lttng_field sched_switch[] = {
+	COMM_OF("prev_comm", "prev_pid"),
+	FIELD("prev_tid", INT32, "prev_pid"),
+	CONST("prev_prio", INT32, UNKNOWN_PRIO),
+	FIELD("prev_state", INT64, "prev_state"),
+	COMM_OF("next_comm", "next_pid"),
+	FIELD("next_tid", INT32, "next_pid"),
+	CONST("next_prio", INT32, UNKNOWN_PRIO),
+};
+
+static const struct lttng_field statedump_process_state[] = {
+	FIELD("tid", INT32, "tid"),
+	FIELD("vtid", INT32, "tid"),
+	FIELD("pid", INT32, "pid"),
+	FIELD("vpid", INT32, "pid"),
+	FIELD("ppid", INT32, "ppid"),
+	FIELD("vppid", INT32, "ppid"),
+	FIELD("name", STRING, "process_name"),
+	CONST("type", INT32, LTTNG_USER_THREAD),
+	CONST("mode", INT32, LTTNG_MODE_UNKNOWN),
+	CONST("submode", INT32, 0),
+	CONST("status", INT32, LTTNG_STATUS_UNNAMED),
+	FROM("cpu", INT32, RECORD_CPU),
+};
+
+static const struct lttng_field process_fork[] = {
+	FROM("parent_comm", STRING, WRITER_COMM),
+	FROM("parent_tid", INT32, WRITER_TID),
+	FROM("parent_pid", INT32, WRITER_PID),
+	FIELD("child_comm", STRING, "process_name"),
+	FIELD("child_tid", INT32, "tid"),
+	FIELD("child_pid", INT32, "pid"),
+};
+
+static const struct lttng_field process_exec[] = {
+	FIELD("filename", STRING, "filename"),
+	FIELD("tid", INT32, "tid"),
+	FIELD("old_tid", INT32, "tid"),
+};
+
+static const struct lttng_field process_exit[] = {
+	COMM_OF("comm", "tid"),
+	FIELD("tid", INT32, "tid"),
+	CONST("prio", INT32, UNKNOWN_PRIO),
+};
+
+static const struct lttng_field block_rq[] = {
+	FROM("dev", UINT32, DEV),
+	CONST("sector", INT64, 0),
+	CONST("nr_sector", INT32, 0),
+	CONST("bytes", INT32, 0),
+	FROM("tid", INT32, WRITER_TID),
+	FROM("rwbs", UINT32, RWBS),
+	FROM("comm", STRING, WRITER_COMM),
+};
+
+static const struct lttng_field block_rq_complete[] = {
+	FROM("dev", UINT32, DEV),
+	CONST("sector", INT64, 0),
+	CONST("nr_sector", INT32, 0),
+	CONST("error", INT32, 0),
+	FROM("rwbs", UINT32, RWBS),
+};
+
+static const struct lttng_field net_dev_xmit[] = {
+	CONST("skbaddr", INT64, 0),
+	CONST("rc", INT32, 0),
+	FIELD("len", INT32, "data_length"),
+	FIELD("name", STRING, "netdev_name"),
+};
+
+static const struct lttng_field netif_receive_skb[] = {
+	CONST("skbaddr", INT64, 0),
+	FIELD("len", INT32, "data_length"),
+	FIELD("name", STRING, "netdev_name"),
+};
+
+#define MAPS(n, f)	{ n, false, f, ARRAY_SIZE(f) }
+
+static const struct lttng_event by_event[LKET_NR_EVENTS] = {
+	[LKET_EV_TASK_CTXSWITCH] = MAPS("sched_switch", sched_switch),
+	[LKET_EV_SYSCALL_ENTRY] = { "syscall_entry_", true, NULL, 0 },
+	[LKET_EV_SYSCALL_RETURN] = { "syscall_exit_", true, NULL, 0 },
+	[LKET_EV_PROCESS_SNAPSHOT] = MAPS("lttng_statedump_process_state",
+					  statedump_process_state),
+	[LKET_EV_TASK_NEW] = MAPS("sched_process_fork", process_fork),
+	[LKET_EV_TASK_EXEC] = MAPS("sched_process_exec", process_exec),
+	[LKET_EV_TASK_EXIT] = MAPS("sched_process_exit", process_exit),
+	[LKET_EV_IOSCHED_ELV_ADD_REQUEST] = MAPS("block_rq_insert", block_rq),
+	[LKET_EV_IOSCHED_ELV_NEXT_REQUEST_RETURN] = MAPS("block_rq_issue",
+							 block_rq),
+	[LKET_EV_IOSCHED_ELV_COMPLETED_REQUEST] = MAPS("block_rq_complete",
+						       block_rq_complete),
+	[LKET_EV_NETDEV_TRANSMIT] = MAPS("net_dev_xmit", net_dev_xmit),
+	[LKET_EV_NETDEV_RECEIVE] = MAPS("netif_receive_skb",
+					netif_receive_skb),
+};
+
+const struct lttng_event *lttng_event_of(int ev)
+{
+	if (ev < 0 || ev >= LKET_NR_EVENTS || !by_event[ev].name)
+		return NULL;
+	return &by_event[ev];
+}
+
+bool lttng_has_field(const struct lttng_event *l, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; l && i < l->nfields; i++)
+		if (!strcmp(l->fields[i].name, name))
+			return true;
+	return false;
+}
+
+/* Device numbers and flags: as unsigned as the kernel has them. */
+static uint64_t unsigned_of(const struct event *ev, const char *name)
+{
+	const struct value *v = event_value(ev, name);
+
+	return v && v->f->type != LKET_STRING ? value_unsigned(v) : 0;
+}
+
+static uint32_t rwbs(uint64_t flags)
+{
+	static const struct {
+		uint32_t req, rwbs;
+	} bits[] = {
+		{ REQ_SYNC, RWBS_FLAG_SYNC }, { REQ_META, RWBS_FLAG_META },
+		{ REQ_FUA, RWBS_FLAG_FUA }, { REQ_PREFLUSH, RWBS_FLAG_PREFLUSH },
+		{ REQ_RAHEAD, RWBS_FLAG_RAHEAD },
+	};
+	uint32_t r;
+	size_t i;
+
+	switch (flags & REQ_OP_MASK) {
+	case REQ_OP_READ:
+		r = RWBS_FLAG_READ;
+		break;
+	case REQ_OP_WRITE:
+		r = RWBS_FLAG_WRITE;
+		break;
+	case REQ_OP_FLUSH:
+		r = RWBS_FLAG_FLUSH;
+		break;
+	case REQ_OP_DISCARD:
+		r = RWBS_FLAG_DISCARD;
+		break;
+	case REQ_OP_SECURE_ERASE:
+		r = RWBS_FLAG_DISCARD | RWBS_FLAG_SECURE;
+		break;
+	default:
+		r = 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(bits); i++)
+		if (flags & bits[i].req)
+			r |= bits[i].rwbs;
+	return r;
+}
+
+static void set_comm(struct lttng_value *v, const struct proc *p)
+{
+	v->s = p && p->comm_len ? p->comm : "";
+	v->slen = p ? p->comm_len : 0;
+}
+
+void lttng_value(const struct lttng_field *f, const struct event *ev,
+		 const struct proc *proc, const struct procmap *procs,
+		 struct lttng_value *v)
+{
+	const struct value *x;
+
+	*v = (struct lttng_value){ .s = "" };
+	switch (f->source) {
+	case LTTNG_FROM_FIELD:
+		x = event_value(ev, f->from);
+		if (x && x->f->type == LKET_STRING && x->s) {
+			v->s = x->s;
+			v->slen = x->slen;
+		} else if (x && x->f->type != LKET_STRING) {
+			v->i = x->i;
+		}
+		break;
+	case LTTNG_COMM_OF_FIELD:
+		/* a switch to or from 0: this CPU's idle task */
+		set_comm(v, procmap_thread(procs,
+					   (uint32_t)event_int(ev, f->from, 0),
+					   ev->cpu));
+		break;
+	case LTTNG_CONSTANT:
+		v->i = f->constant;
+		break;
+	case LTTNG_RECORD_CPU:
+		v->i = ev->cpu;
+		break;
+	case LTTNG_WRITER_TID:
+		v->i = ev->tid;
+		break;
+	case LTTNG_WRITER_PID:
+		v->i = proc && proc->pid >= 0 ? proc->pid : -1;
+		break;
+	case LTTNG_WRITER_COMM:
+		set_comm(v, proc);
+		break;
+	case LTTNG_DEV:
+		/* the kernel's dev_t: MKDEV(major, minor) */
+		v->i = (int64_t)(unsigned_of(ev, "disk_major") << 20 |
+				 unsigned_of(ev, "disk_minor"));
+		break;
+	case LTTNG_RWBS:
+		v->i = rwbs(unsigned_of(ev, "request_flags"));
+		break;
+	}
+}

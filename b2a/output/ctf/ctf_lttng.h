@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ctf_lttng.h - which LKET events the CTF export writes under the names
+ * and fields of their LTTng kernel counterparts (lket-b2a(1) has the
+ * table), so that Trace Compass's kernel analyses read them.
+ *
+ * A mapped event carries LTTng's fields first, then LKET's own, but for
+ * those of the same name as an LTTng field, which hold the same value.
+ */
+#ifndef LKET_CTF_LTTNG_H
+#define LKET_CTF_LTTNG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/procmap.h"
+#include "decode/decode.h"
+
+enum lttng_type {
+	LTTNG_INT32,
+	LTTNG_INT64,
+	LTTNG_UINT32,
+	LTTNG_STRING,
+};
+
+/* Where an LTTng field's value comes from. */
+enum lttng_source {
+	LTTNG_FROM_FIELD,	/* the LKET field named from */
+	LTTNG_COMM_OF_FIELD,	/* the name of the thread in field from */
+	LTTNG_CONSTANT,		/* what LKET does not record: constant */
+	LTTNG_RECORD_CPU,	/* the CPU that wrote the record */
+	LTTNG_WRITER_TID,	/* the thread that wrote the record */
+	LTTNG_WRITER_PID,	/* its process */
+	LTTNG_WRITER_COMM,	/* its name */
+	LTTNG_DEV,		/* disk_major and disk_minor as a dev_t */
+	LTTNG_RWBS,		/* request_flags as LTTng's rwbs bits */
+};
+
+struct lttng_field {
+	const char *name;
+	enum lttng_type type;
+	enum lttng_source source;
+	const char *from;
+	int64_t constant;
+};
+
+struct lttng_event {
+	const char *name;	/* or the prefix of one per system call */
+	bool per_syscall;	/* name + the value of syscall_name */
+	const struct lttng_field *fields;
+	unsigned int nfields;
+};
+
+/* LTTng's counterpart of the catalogue's event ev (LKET_EV_*), or NULL. */
+const struct lttng_event *lttng_event_of(int ev);
+
+/* Does the LTTng event have a field of that name? */
+bool lttng_has_field(const struct lttng_event *l, const char *name);
+
+struct lttng_value {
+	int64_t i;
+	const char *s;		/* LTTNG_STRING: never NULL */
+	size_t slen;
+};
+
+/* The value of LTTng field f for ev; procs names the threads, proc is
+ * what it knows of ev's writer (NULL: not known). */
+void lttng_value(const struct lttng_field *f, const struct event *ev,
+		 const struct proc *proc, const struct procmap *procs,
+		 struct lttng_value *v);
+
+#endif

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * source.c - one host's trace as a source of events (source.h): open its
+ * files, read their metadata ahead, then peek and step through the
+ * merged records; each record is delivered by deliver.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/filter.h"
+#include "input/tracename.h"
+#include "pipeline/source_int.h"
+
+/* Open every file once; a file seen twice (same inode, or same CPU). */
+static size_t open_streams(const char *const *paths, size_t npaths,
+			   struct stream *streams, struct diag *diag)
+{
+	size_t window = WINDOW_TOTAL / (npaths ? npaths : 1);
+	struct stat st;
+	dev_t *devs = calloc(npaths ? npaths : 1, sizeof(*devs));
+	ino_t *inos = calloc(npaths ? npaths : 1, sizeof(*inos));
+	size_t i, j, n = 0;
+	int ret, cpu;
+
+	if (window > WINDOW_MAX)
+		window = WINDOW_MAX;
+	for (i = 0; i < npaths; i++) {
+		/* "-" is standard input, whatever it is */
+		if ((strcmp(paths[i], "-") ? stat(paths[i], &st) :
+		     fstat(STDIN_FILENO, &st)) == 0) {
+			for (j = 0; j < n && devs && inos; j++)
+				if (devs[j] == st.st_dev && inos[j] == st.st_ino)
+					break;
+			if (devs && inos && j < n) {
+				diagf(diag, DIAG_DAMAGE, paths[i], -1,
+				      strcmp(paths[i], "-") ||
+				      strcmp(streams[j].path, "-") ?
+				      "same file as %s: read once" :
+				      "standard input given twice: read once",
+				      streams[j].path);
+				continue;
+			}
+		}
+		cpu = tracename_cpu(paths[i]);
+		for (j = 0; cpu >= 0 && j < n; j++)
+			if (streams[j].cpu == cpu)
+				break;
+		if (cpu >= 0 && j < n) {
+			diagf(diag, DIAG_DAMAGE, paths[i], -1,
+			      "a second file for CPU %d (the first is %s): skipped",
+			      cpu, streams[j].path);
+			continue;
+		}
+		ret = stream_open(&streams[n], paths[i], cpu, window, diag);
+		streams[n].order = (unsigned int)n;
+		if (ret) {
+			diagf(diag, DIAG_DAMAGE, paths[i], -1, "cannot read: %s",
+			      strerror(-ret));
+			continue;
+		}
+		if (devs && inos) {
+			devs[n] = st.st_dev;
+			inos[n] = st.st_ino;
+		}
+		n++;
+	}
+	free(devs);
+	free(inos);
+	return n;
+}
+
+int source_new(struct source **sp, struct output *out, struct diag *diag,
+	       struct convert_stats *stats, const struct source_options *opt)
+{
+	struct source *c = calloc(1, sizeof(*c));
+	int ret;
+
+	*sp = NULL;
+	if (!c)
+		return -ENOMEM;
+	c->out = out;
+	c->diag = diag;
+	c->stats = stats;
+	c->opt = opt;
+	c->filter = opt && opt->filter && opt->filter->active ? opt->filter :
+		    NULL;
+	c->report = opt ? opt->report : NULL;
+	c->symbols = opt ? opt->symbols : NULL;
+	c->host = opt ? opt->host : NULL;
+	c->ev.host = c->host;
+	if (opt && opt->clock) {
+		c->clock = *opt->clock;
+		c->map = true;
+	}
+	if (opt && opt->scan) {
+		c->scan = opt->scan;
+		c->scan_ctx = opt->scan_ctx;
+		c->scan_want = opt->scan_want;
+		c->scan_skip = calloc(LKET_SKIP_BYTES, 1);
+		if (!c->scan_skip) {
+			free(c);
+			return -ENOMEM;
+		}
+	}
+	memset(stats, 0, sizeof(*stats));
+	ret = meta_init(&c->meta);
+	if (ret)
+		goto out_free;
+	ret = procmap_init(&c->procs);
+	if (ret)
+		goto out_meta;
+	seqtrack_init(&c->seq, losses_on_gap, c);
+	c->info.procs = &c->procs;
+	*sp = c;
+	return 0;
+out_meta:
+	meta_free(&c->meta);
+out_free:
+	free(c->scan_skip);
+	free(c);
+	return ret;
+}
+
+const struct trace_info *source_info(const struct source *c)
+{
+	return &c->info;
+}
+
+/* The current record of s onto the common time base. */
+static inline void map_record(struct source *c, struct stream *s)
+{
+	if (c->map)
+		s->rec.timestamp = source_clock_map(&c->clock,
+						    s->rec.timestamp);
+}
+
+int source_open(struct source *c, const char *const *paths, size_t npaths)
+{
+	size_t alloc = npaths ? npaths : 1, i, k, n, header, nlive = 0;
+	struct stream *s;
+	int ret;
+
+	c->files = calloc(alloc, sizeof(*c->files));
+	c->streams = calloc(alloc, sizeof(*c->streams));
+	c->live = calloc(alloc, sizeof(*c->live));
+	c->runs = calloc(alloc, sizeof(*c->runs));
+	c->first = calloc(alloc, sizeof(*c->first));
+	if (!c->files || !c->streams || !c->live || !c->runs || !c->first)
+		return -ENOMEM;
+	n = c->n = open_streams(paths, npaths, c->streams, c->diag);
+	c->stats->files = n;
+	if (!n)
+		return -ENOENT;
+	/*
+	 * Metadata first: each file's leading group-0 records, starting with
+	 * the file whose first record is the trace header, which says how
+	 * the flushes are numbered.
+	 */
+	c->info.first_ts = UINT64_MAX;
+	for (i = 0; i < n; i++)
+		c->first[i] = stream_next(&c->streams[i]);
+	for (i = 0; i < n; i++)
+		if (c->first[i] == 1 &&
+		    LKET_ID_GROUP(c->streams[i].rec.id) == LKET_GROUP_LKET &&
+		    LKET_ID_HOOK(c->streams[i].rec.id) == LKET_HOOK_TRACE_HEADER)
+			break;
+	header = i < n ? i : 0;
+	for (k = 0; k < n; k++) {
+		i = k == 0 ? header : k <= header ? k - 1 : k;
+		s = &c->streams[i];
+		for (ret = c->first[i]; ret == 1 && metarec_is_metadata(&s->rec);
+		     ret = stream_next(s)) {
+			map_record(c, s);
+			ret = deliver_record(c, s);
+			if (ret)
+				return ret;
+		}
+		if (ret < 0) {
+			diagf(c->diag, DIAG_DAMAGE, s->path, -1,
+			      "read error: %s", strerror(-ret));
+			continue;
+		}
+		if (ret == 1) {
+			c->live[nlive++] = s;
+			if (s->rec.timestamp < c->info.first_ts)
+				c->info.first_ts = s->rec.timestamp;
+		}
+	}
+	for (i = 0; i < n; i++)
+		c->files[i] = c->streams[i].path;
+	c->info.files = c->files;
+	c->info.nfiles = n;
+	if (c->info.first_ts == UINT64_MAX)
+		c->info.first_ts = 0;
+	else if (c->map)
+		c->info.first_ts = source_clock_map(&c->clock,
+						    c->info.first_ts);
+	if (c->filter) {
+		ret = filter_prepare(c->filter, &c->info);
+		if (ret)
+			return ret;
+	}
+	ret = merge_streams(&c->m, c->live, nlive);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		c->total = c->streams[i].sized && c->total != UINT64_MAX ?
+			   c->total + c->streams[i].file_size : UINT64_MAX;
+	return 0;
+}
+
+bool source_peek(const struct source *c, uint64_t *key)
+{
+	const struct stream *s = merge_peek(&c->m);
+
+	if (!s)
+		return false;
+	*key = c->map ? source_clock_map(&c->clock, s->rec.key) : s->rec.key;
+	return true;
+}
+
+int source_step(struct source *c)
+{
+	struct stream *s = merge_peek(&c->m);
+	int ret;
+
+	if (!s)
+		return 0;
+	map_record(c, s);
+	ret = deliver_record(c, s);
+	if (ret)
+		return ret;
+	/* the streams' next, inline: the hot path */
+	ret = merge_advance_with(&c->m, merge_stream_next);
+	if (ret)
+		diagf(c->diag, DIAG_DAMAGE, s->path, -1, "read error: %s",
+		      strerror(-ret));
+	return 0;
+}
+
+int source_scan(struct source *c)
+{
+	struct stream *s;
+	size_t i;
+	int ret = 0;
+
+	/* the heap holds every stream with a record left, in no order */
+	for (i = 0; !ret && i < c->m.n; i++) {
+		s = c->m.heap[i].src;
+		s->skip = c->scan_skip;
+		do {
+			ret = 0;
+			if (LKET_ID_GROUP(s->rec.id) == LKET_GROUP_LKET)
+				metarec_apply(c, s);
+			else
+				ret = deliver_scan(c, s);
+		} while (!ret && !c->error && (ret = stream_next(s)) == 1);
+		if (ret == 1 || ret == 0)
+			ret = c->error;
+		else if (ret < 0 && ret != -ENOMEM)
+			ret = 0;	/* a read error: the second pass says it */
+	}
+	c->m.n = 0;
+	return ret;
+}
+
+void source_progress(const struct source *c, uint64_t *done, uint64_t *total)
+{
+	size_t i;
+
+	for (*done = 0, i = 0; i < c->n; i++)
+		*done += c->streams[i].buf_off + c->streams[i].pos;
+	*total = c->total == UINT64_MAX ? 0 : c->total;
+}
+
+int source_finish(struct source *c)
+{
+	losses_finish(c);
+	return c->error;
+}
+
+void source_free(struct source *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	merge_free(&c->m);
+	for (i = 0; i < c->n; i++) {
+		c->stats->bytes += c->streams[i].sized ?
+				   c->streams[i].file_size :
+				   c->streams[i].buf_off + c->streams[i].len;
+		stream_close(&c->streams[i]);
+	}
+	free(c->scan_skip);
+	procmap_free(&c->procs);
+	meta_free(&c->meta);
+	meta_free(&c->fallback);
+	free(c->first);
+	free(c->runs);
+	free(c->files);
+	free(c->live);
+	free(c->streams);
+	free(c);
+}

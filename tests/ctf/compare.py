@@ -124,6 +124,11 @@ def lket(path):
             (t, name, int(tid), -1 if pid == '-' else int(pid), comm,
              lket_fields(rest)))
         COMMS.setdefault(int(tid), set()).add(comm)
+        if name == 'process_snapshot':
+            # a thread that has no event of its own (a kworker switched
+            # to) is named by the snapshot
+            f = dict(events[int(cpu)][-1][5])
+            COMMS.setdefault(f['tid'], set()).add(f['process_name'])
     return events, lost
 
 

@@ -166,6 +166,17 @@ static unsigned long lket_nr_dropped_sum(void)
 }
 
 /*
+ * A record this CPU could not write: the transport was full, or the CPU
+ * has no print buffer (SystemTap allocates them for the CPUs online at
+ * start).  Its lket.cpu_end and its next packet record count it.
+ */
+static void lket_count_dropped(void)
+{
+	this_cpu_inc(lket_nr_dropped);
+	this_cpu_inc(lket_nr_discarded);
+}
+
+/*
  * The print buffer of this CPU, for a record.  With the patched runtime,
  * without the print lock (see the top of this file): interrupts off is
  * all a probe handler needs.
@@ -409,12 +420,6 @@ static void lket_packet_write(char *p, u64 ns)
 	this_cpu_write(lket_nr_discarded, 0);
 }
 
-static void lket_count_dropped(void)
-{
-	this_cpu_inc(lket_nr_dropped);
-	this_cpu_inc(lket_nr_discarded);
-}
-
 /*
  * What a return probe needs from its entry, per task: SystemTap's @entry()
  * keeps it in a global map behind a lock, which times out under load (the
@@ -588,7 +593,7 @@ static void lket_frame_record_end(struct lket_open_record *rec)
 	end = _stp_reserve_bytes(1);
 	if (end) {
 		_stp_unreserve_bytes(1);
-		if (end > rec->user)
+		if (rec->user && end > rec->user)
 			user_len = end - rec->user;
 	}
 	if (!rec->head) {
@@ -887,19 +892,20 @@ static char *lket_record_reserve_at(unsigned int group, unsigned int hook,
 		atomic_inc(&lket_nr_split);
 		return NULL;
 	}
-	if (!lket_print_lock(flags))
+	if (!lket_print_lock(flags)) {
+		lket_count_dropped();
 		return NULL;
+	}
 #if LKET_FRAMES
 	/*
 	 * Straight into the frame; what the probe body prints goes to the
-	 * print buffer, from rec->user on, until lket_record_end().
+	 * print buffer, from rec->user on, until lket_record_end().  A CPU
+	 * without a print buffer (onlined after start) still writes the
+	 * record; only what the body prints is lost.
 	 */
 	rec->user = _stp_reserve_bytes(1);
-	if (!rec->user) {
-		lket_print_unlock(flags);
-		return NULL;
-	}
-	_stp_unreserve_bytes(1);
+	if (rec->user)
+		_stp_unreserve_bytes(1);
 	head = (struct lket_record_head *)lket_frame_reserve(size, ns);
 	rec->size = size;
 	rec->head = head;
@@ -920,6 +926,7 @@ static char *lket_record_reserve_at(unsigned int group, unsigned int hook,
 		head = _stp_reserve_bytes(size);
 	}
 	if (!head) {
+		lket_count_dropped();
 		lket_print_unlock(flags);
 		return NULL;
 	}
@@ -959,8 +966,8 @@ static inline char *lket_put(char *p, const void *field, size_t size)
  * generated writer because a script loop over every task would exceed
  * MAXACTION; the layout must match the catalogue entry (the guest test,
  * tests/tapset/guest.sh, decodes init's record by the catalogue's
- * metadata).  Each record is reserved whole, so several share a print
- * buffer without being split.
+ * metadata).  Each record is reserved whole: in its frame (LKET_FRAMES),
+ * or in the print buffer, which several share without being split.
  */
 static void lket_snapshot_task(struct task_struct *t)
 {
@@ -991,9 +998,20 @@ static void lket_snapshot_task(struct task_struct *t)
 		unsigned long flags;
 		char *p;
 
-		if (!lket_print_lock(&flags))
+		if (!lket_print_lock(&flags)) {
+			lket_count_dropped();
 			return;
+		}
+#if LKET_FRAMES
+		/* into the frame: a full transport drops (and counts) this
+		 * record alone, where a flush of the print buffer would have
+		 * dropped all it held, counted as written */
+		p = lket_frame_reserve(size, ns);
+#else
 		p = _stp_reserve_bytes(size);
+		if (!p)
+			lket_count_dropped();
+#endif
 		if (p) {
 			head = (struct lket_record_head *)p;
 			lket_head_fill(head, size, ns, LKET_GROUP_PROCESS,

@@ -53,7 +53,8 @@
  * fields as garbage between records and resynchronises.
  *
  * Everything here runs in probe context: no sleeping, no allocation, and
- * bounded work (process_snapshot() is capped at LKET_SNAPSHOT_MAX tasks).
+ * bounded work (process_snapshot() is capped at LKET_SNAPSHOT_MAX tasks,
+ * and walks them in batches when LKET starts).
  */
 #ifndef LKET_SHIM_H
 #define LKET_SHIM_H
@@ -63,6 +64,8 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -731,10 +734,49 @@ struct lket_stack_buf {
 
 static DEFINE_PER_CPU(struct lket_stack_buf, lket_stack_buf);
 
+/*
+ * The kernel symbols LKET needs, each looked up once.  kallsyms_lookup_name()
+ * walks the kernel's symbols one by one, and a probe handler runs with
+ * interrupts off: tapset/lket_core.stp has each looked up by a begin
+ * probe of its own, the first with the trace header, the others before
+ * module_snapshot() (which looks up those still missing itself when a
+ * script calls it first).
+ */
+enum lket_sym {
+	LKET_SYM_SAVE_REGS, LKET_SYM_STEXT, LKET_SYM_ETEXT,
+	LKET_SYM_BUILD_ID, LKET_SYM_MODULES, LKET_SYMS
+};
+static const char *const lket_sym_names[LKET_SYMS] = {
+	[LKET_SYM_SAVE_REGS] = "stack_trace_save_regs",
+	[LKET_SYM_STEXT] = "_stext",
+	[LKET_SYM_ETEXT] = "_etext",
+	[LKET_SYM_BUILD_ID] = "vmlinux_build_id",
+	[LKET_SYM_MODULES] = "modules",
+};
+static unsigned long lket_sym_addr[LKET_SYMS];
+static unsigned int lket_syms_found;	/* looked up, in enum order */
+
+/* Look the next symbol up; false when all are. */
+static bool lket_sym_lookup_next(void)
+{
+	if (lket_syms_found >= LKET_SYMS)
+		return false;
+	lket_sym_addr[lket_syms_found] =
+		kallsyms_lookup_name(lket_sym_names[lket_syms_found]);
+	lket_syms_found++;
+	return true;
+}
+
+static unsigned long lket_sym(enum lket_sym sym)
+{
+	while (lket_syms_found <= sym && lket_sym_lookup_next())
+		;
+	return lket_sym_addr[sym];
+}
+
 static void lket_stack_init(void)
 {
-	lket_save_regs = (lket_save_regs_fn)
-		kallsyms_lookup_name("stack_trace_save_regs");
+	lket_save_regs = (lket_save_regs_fn)lket_sym(LKET_SYM_SAVE_REGS);
 }
 
 /*
@@ -1028,26 +1070,81 @@ static void lket_snapshot_task(struct task_struct *t)
 #endif
 }
 
-static void lket_process_snapshot(void)
-{
-	struct task_struct *p, *t;
-	unsigned int n = 0, dropped = 0;
+/*
+ * The walk, by task ID (find_ge_pid(): each thread has its own), in
+ * batches of LKET_SNAPSHOT_BATCH tasks, each from its own begin probe
+ * (tapset/lket_core.stp): a probe handler runs with interrupts off, and
+ * one walk of every task held a CPU for as long as 131072 tasks take,
+ * which PREEMPT_RT cannot afford.  Between batches the walk goes on from
+ * the next ID: a task that exits meanwhile is simply not found, one born
+ * meanwhile is found if its ID is above the cursor (IDs are handed out
+ * upwards until they wrap).  Began by lket_snapshot_begin(), from one
+ * thread (the begin probes run one after the other).
+ */
+#define LKET_SNAPSHOT_BATCH	4096
 
+static int lket_snapshot_next;		/* next task ID; -1: done */
+static unsigned int lket_snapshot_recorded, lket_snapshot_left;
+
+static void lket_snapshot_begin(void)
+{
+	lket_snapshot_next = 1;
+	lket_snapshot_recorded = 0;
+	lket_snapshot_left = 0;
+}
+
+/* The next batch of the walk; false when it is done. */
+static bool lket_snapshot_batch(void)
+{
+	unsigned int n = 0;
+	struct task_struct *t;
+	struct pid *pid;
+
+	if (lket_snapshot_next < 0)
+		return false;
 	lket_record_end();	/* close whatever this CPU has open */
 	rcu_read_lock();
-	for_each_process_thread(p, t) {
-		if (n < LKET_SNAPSHOT_MAX) {
+	while (n < LKET_SNAPSHOT_BATCH) {
+		pid = find_ge_pid(lket_snapshot_next, &init_pid_ns);
+		if (!pid) {
+			lket_snapshot_next = -1;
+			break;
+		}
+		lket_snapshot_next = pid_nr(pid) + 1;
+		t = pid_task(pid, PIDTYPE_PID);
+		if (!t)
+			continue;
+		n++;
+		if (lket_snapshot_recorded < LKET_SNAPSHOT_MAX) {
 			lket_snapshot_task(t);
-			n++;
+			lket_snapshot_recorded++;
 		} else {
-			dropped++;
-			if (dropped > LKET_SNAPSHOT_MAX)
-				break;	/* bound the walk too */
+			lket_snapshot_left++;
 		}
 	}
 	rcu_read_unlock();
-	if (dropped)
-		atomic_add(dropped, &lket_nr_snapshot_dropped);
+	return lket_snapshot_next >= 0;
+}
+
+/* The walk's end: what it left out, counted (and a walk not done, cut
+ * short by the number of batches, left out at least one more). */
+static void lket_snapshot_finish(void)
+{
+	if (lket_snapshot_next >= 0)
+		lket_snapshot_left++;
+	lket_snapshot_next = -1;
+	if (lket_snapshot_left)
+		atomic_add(lket_snapshot_left, &lket_nr_snapshot_dropped);
+	lket_snapshot_left = 0;
+}
+
+/* process_snapshot(): the whole walk at once, in the caller's handler. */
+static void lket_process_snapshot(void)
+{
+	lket_snapshot_begin();
+	while (lket_snapshot_batch())
+		;
+	lket_snapshot_finish();
 }
 
 /*
@@ -1150,11 +1247,11 @@ static struct list_head *lket_modules;
 
 static void lket_module_snapshot(void)
 {
-	unsigned long stext = kallsyms_lookup_name("_stext");
-	unsigned long etext = kallsyms_lookup_name("_etext");
-	const u8 *kid = (const u8 *)kallsyms_lookup_name("vmlinux_build_id");
+	unsigned long stext = lket_sym(LKET_SYM_STEXT);
+	unsigned long etext = lket_sym(LKET_SYM_ETEXT);
+	const u8 *kid = (const u8 *)lket_sym(LKET_SYM_BUILD_ID);
 	struct list_head *modules =
-		(struct list_head *)kallsyms_lookup_name("modules");
+		(struct list_head *)lket_sym(LKET_SYM_MODULES);
 	char hex[LKET_BUILD_ID_HEX] = "";
 	struct module *mod;
 

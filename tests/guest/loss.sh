@@ -89,9 +89,11 @@ if ls "$res/snap"_* > /dev/null 2>&1; then
 		ok "snapshot: every record counted as written is in the files"
 	fi
 	# the drops lket-b2a reports (packet records, lket.cpu_end)
-	dropped=$(sed -n 's/.* \([0-9][0-9]*\) records\( of CPU [0-9]*\)\{0,1\} dropped by the tracer.*/\1/p' \
+	dropped=$(sed -n 's/.* \([0-9][0-9]*\) records of CPU [0-9]* dropped by the tracer.*/\1/p' \
 		"$res/snap.b2a.err" | awk '{ s += $1 } END { print s + 0 }')
 	found=$(awk '$6 ~ /process\.snapshot$/' "$res/snap.txt" | wc -l)
+	twice=$(awk '$6 ~ /process\.snapshot$/ { print $7 }' "$res/snap.txt" | sort | uniq -d | wc -l)
+	check "snapshot: no task recorded twice ($twice)" test "$twice" = 0
 	if [ "$dropped" -gt 0 ]; then
 		ok "snapshot: the end counts $dropped records dropped (buffers full)"
 	else

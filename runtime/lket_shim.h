@@ -1118,21 +1118,22 @@ static bool lket_snapshot_batch(void)
 		if (lket_snapshot_recorded < LKET_SNAPSHOT_MAX) {
 			lket_snapshot_task(t);
 			lket_snapshot_recorded++;
-		} else {
-			lket_snapshot_left++;
+		} else if (++lket_snapshot_left > LKET_SNAPSHOT_MAX) {
+			lket_snapshot_next = -1;	/* bound the walk too */
+			break;
 		}
 	}
 	rcu_read_unlock();
 	return lket_snapshot_next >= 0;
 }
 
-/* The walk's end: what it left out, counted (and a walk not done, cut
- * short by the number of batches, left out at least one more). */
+/* The walk's end: the rest of it, here, when the begin probes' batches
+ * did not reach it (-D LKET_SNAPSHOT_MAX above 65536); what it left out,
+ * counted. */
 static void lket_snapshot_finish(void)
 {
-	if (lket_snapshot_next >= 0)
-		lket_snapshot_left++;
-	lket_snapshot_next = -1;
+	while (lket_snapshot_batch())
+		;
 	if (lket_snapshot_left)
 		atomic_add(lket_snapshot_left, &lket_nr_snapshot_dropped);
 	lket_snapshot_left = 0;
@@ -1142,8 +1143,6 @@ static void lket_snapshot_finish(void)
 static void lket_process_snapshot(void)
 {
 	lket_snapshot_begin();
-	while (lket_snapshot_batch())
-		;
 	lket_snapshot_finish();
 }
 

@@ -53,7 +53,8 @@
  * fields as garbage between records and resynchronises.
  *
  * Everything here runs in probe context: no sleeping, no allocation, and
- * bounded work (process_snapshot() is capped at LKET_SNAPSHOT_MAX tasks).
+ * bounded work (process_snapshot() is capped at LKET_SNAPSHOT_MAX tasks,
+ * and walks them in batches when LKET starts).
  */
 #ifndef LKET_SHIM_H
 #define LKET_SHIM_H
@@ -63,6 +64,8 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -163,6 +166,17 @@ static unsigned long lket_nr_dropped_sum(void)
 	for_each_possible_cpu(cpu)
 		sum += per_cpu(lket_nr_dropped, cpu);
 	return sum;
+}
+
+/*
+ * A record this CPU could not write: the transport was full, or the CPU
+ * has no print buffer (SystemTap allocates them for the CPUs online at
+ * start).  Its lket.cpu_end and its next packet record count it.
+ */
+static void lket_count_dropped(void)
+{
+	this_cpu_inc(lket_nr_dropped);
+	this_cpu_inc(lket_nr_discarded);
 }
 
 /*
@@ -409,12 +423,6 @@ static void lket_packet_write(char *p, u64 ns)
 	this_cpu_write(lket_nr_discarded, 0);
 }
 
-static void lket_count_dropped(void)
-{
-	this_cpu_inc(lket_nr_dropped);
-	this_cpu_inc(lket_nr_discarded);
-}
-
 /*
  * What a return probe needs from its entry, per task: SystemTap's @entry()
  * keeps it in a global map behind a lock, which times out under load (the
@@ -428,6 +436,7 @@ static void lket_count_dropped(void)
 enum lket_slot_kind {
 	LKET_SLOT_NFS_READ, LKET_SLOT_NFS_WRITE, LKET_SLOT_NFS_DIRTY,
 	LKET_SLOT_NFS_SPLICE, LKET_SLOT_BLK_START, LKET_SLOT_SENDFILE,
+	LKET_SLOT_OPEN,
 	LKET_SLOT_KINDS
 };
 #define LKET_TASK_SLOTS 64
@@ -587,7 +596,7 @@ static void lket_frame_record_end(struct lket_open_record *rec)
 	end = _stp_reserve_bytes(1);
 	if (end) {
 		_stp_unreserve_bytes(1);
-		if (end > rec->user)
+		if (rec->user && end > rec->user)
 			user_len = end - rec->user;
 	}
 	if (!rec->head) {
@@ -725,10 +734,49 @@ struct lket_stack_buf {
 
 static DEFINE_PER_CPU(struct lket_stack_buf, lket_stack_buf);
 
+/*
+ * The kernel symbols LKET needs, each looked up once.  kallsyms_lookup_name()
+ * walks the kernel's symbols one by one, and a probe handler runs with
+ * interrupts off: tapset/lket_core.stp has each looked up by a begin
+ * probe of its own, the first with the trace header, the others before
+ * module_snapshot() (which looks up those still missing itself when a
+ * script calls it first).
+ */
+enum lket_sym {
+	LKET_SYM_SAVE_REGS, LKET_SYM_STEXT, LKET_SYM_ETEXT,
+	LKET_SYM_BUILD_ID, LKET_SYM_MODULES, LKET_SYMS
+};
+static const char *const lket_sym_names[LKET_SYMS] = {
+	[LKET_SYM_SAVE_REGS] = "stack_trace_save_regs",
+	[LKET_SYM_STEXT] = "_stext",
+	[LKET_SYM_ETEXT] = "_etext",
+	[LKET_SYM_BUILD_ID] = "vmlinux_build_id",
+	[LKET_SYM_MODULES] = "modules",
+};
+static unsigned long lket_sym_addr[LKET_SYMS];
+static unsigned int lket_syms_found;	/* looked up, in enum order */
+
+/* Look the next symbol up; false when all are. */
+static bool lket_sym_lookup_next(void)
+{
+	if (lket_syms_found >= LKET_SYMS)
+		return false;
+	lket_sym_addr[lket_syms_found] =
+		kallsyms_lookup_name(lket_sym_names[lket_syms_found]);
+	lket_syms_found++;
+	return true;
+}
+
+static unsigned long lket_sym(enum lket_sym sym)
+{
+	while (lket_syms_found <= sym && lket_sym_lookup_next())
+		;
+	return lket_sym_addr[sym];
+}
+
 static void lket_stack_init(void)
 {
-	lket_save_regs = (lket_save_regs_fn)
-		kallsyms_lookup_name("stack_trace_save_regs");
+	lket_save_regs = (lket_save_regs_fn)lket_sym(LKET_SYM_SAVE_REGS);
 }
 
 /*
@@ -886,19 +934,20 @@ static char *lket_record_reserve_at(unsigned int group, unsigned int hook,
 		atomic_inc(&lket_nr_split);
 		return NULL;
 	}
-	if (!lket_print_lock(flags))
+	if (!lket_print_lock(flags)) {
+		lket_count_dropped();
 		return NULL;
+	}
 #if LKET_FRAMES
 	/*
 	 * Straight into the frame; what the probe body prints goes to the
-	 * print buffer, from rec->user on, until lket_record_end().
+	 * print buffer, from rec->user on, until lket_record_end().  A CPU
+	 * without a print buffer (onlined after start) still writes the
+	 * record; only what the body prints is lost.
 	 */
 	rec->user = _stp_reserve_bytes(1);
-	if (!rec->user) {
-		lket_print_unlock(flags);
-		return NULL;
-	}
-	_stp_unreserve_bytes(1);
+	if (rec->user)
+		_stp_unreserve_bytes(1);
 	head = (struct lket_record_head *)lket_frame_reserve(size, ns);
 	rec->size = size;
 	rec->head = head;
@@ -919,6 +968,7 @@ static char *lket_record_reserve_at(unsigned int group, unsigned int hook,
 		head = _stp_reserve_bytes(size);
 	}
 	if (!head) {
+		lket_count_dropped();
 		lket_print_unlock(flags);
 		return NULL;
 	}
@@ -958,8 +1008,8 @@ static inline char *lket_put(char *p, const void *field, size_t size)
  * generated writer because a script loop over every task would exceed
  * MAXACTION; the layout must match the catalogue entry (the guest test,
  * tests/tapset/guest.sh, decodes init's record by the catalogue's
- * metadata).  Each record is reserved whole, so several share a print
- * buffer without being split.
+ * metadata).  Each record is reserved whole: in its frame (LKET_FRAMES),
+ * or in the print buffer, which several share without being split.
  */
 static void lket_snapshot_task(struct task_struct *t)
 {
@@ -990,9 +1040,20 @@ static void lket_snapshot_task(struct task_struct *t)
 		unsigned long flags;
 		char *p;
 
-		if (!lket_print_lock(&flags))
+		if (!lket_print_lock(&flags)) {
+			lket_count_dropped();
 			return;
+		}
+#if LKET_FRAMES
+		/* into the frame: a full transport drops (and counts) this
+		 * record alone, where a flush of the print buffer would have
+		 * dropped all it held, counted as written */
+		p = lket_frame_reserve(size, ns);
+#else
 		p = _stp_reserve_bytes(size);
+		if (!p)
+			lket_count_dropped();
+#endif
 		if (p) {
 			head = (struct lket_record_head *)p;
 			lket_head_fill(head, size, ns, LKET_GROUP_PROCESS,
@@ -1009,26 +1070,80 @@ static void lket_snapshot_task(struct task_struct *t)
 #endif
 }
 
-static void lket_process_snapshot(void)
-{
-	struct task_struct *p, *t;
-	unsigned int n = 0, dropped = 0;
+/*
+ * The walk, by task ID (find_ge_pid(): each thread has its own), in
+ * batches of LKET_SNAPSHOT_BATCH tasks, each from its own begin probe
+ * (tapset/lket_core.stp): a probe handler runs with interrupts off, and
+ * one walk of every task held a CPU for as long as 131072 tasks take,
+ * which PREEMPT_RT cannot afford.  Between batches the walk goes on from
+ * the next ID: a task that exits meanwhile is simply not found, one born
+ * meanwhile is found if its ID is above the cursor (IDs are handed out
+ * upwards until they wrap).  Began by lket_snapshot_begin(), from one
+ * thread (the begin probes run one after the other).
+ */
+#define LKET_SNAPSHOT_BATCH	4096
 
+static int lket_snapshot_next;		/* next task ID; -1: done */
+static unsigned int lket_snapshot_recorded, lket_snapshot_left;
+
+static void lket_snapshot_begin(void)
+{
+	lket_snapshot_next = 1;
+	lket_snapshot_recorded = 0;
+	lket_snapshot_left = 0;
+}
+
+/* The next batch of the walk; false when it is done. */
+static bool lket_snapshot_batch(void)
+{
+	unsigned int n = 0;
+	struct task_struct *t;
+	struct pid *pid;
+
+	if (lket_snapshot_next < 0)
+		return false;
 	lket_record_end();	/* close whatever this CPU has open */
 	rcu_read_lock();
-	for_each_process_thread(p, t) {
-		if (n < LKET_SNAPSHOT_MAX) {
+	while (n < LKET_SNAPSHOT_BATCH) {
+		pid = find_ge_pid(lket_snapshot_next, &init_pid_ns);
+		if (!pid) {
+			lket_snapshot_next = -1;
+			break;
+		}
+		lket_snapshot_next = pid_nr(pid) + 1;
+		t = pid_task(pid, PIDTYPE_PID);
+		if (!t)
+			continue;
+		n++;
+		if (lket_snapshot_recorded < LKET_SNAPSHOT_MAX) {
 			lket_snapshot_task(t);
-			n++;
-		} else {
-			dropped++;
-			if (dropped > LKET_SNAPSHOT_MAX)
-				break;	/* bound the walk too */
+			lket_snapshot_recorded++;
+		} else if (++lket_snapshot_left > LKET_SNAPSHOT_MAX) {
+			lket_snapshot_next = -1;	/* bound the walk too */
+			break;
 		}
 	}
 	rcu_read_unlock();
-	if (dropped)
-		atomic_add(dropped, &lket_nr_snapshot_dropped);
+	return lket_snapshot_next >= 0;
+}
+
+/* The walk's end: the rest of it, here, when the begin probes' batches
+ * did not reach it (-D LKET_SNAPSHOT_MAX above 65536); what it left out,
+ * counted. */
+static void lket_snapshot_finish(void)
+{
+	while (lket_snapshot_batch())
+		;
+	if (lket_snapshot_left)
+		atomic_add(lket_snapshot_left, &lket_nr_snapshot_dropped);
+	lket_snapshot_left = 0;
+}
+
+/* process_snapshot(): the whole walk at once, in the caller's handler. */
+static void lket_process_snapshot(void)
+{
+	lket_snapshot_begin();
+	lket_snapshot_finish();
 }
 
 /*
@@ -1131,11 +1246,11 @@ static struct list_head *lket_modules;
 
 static void lket_module_snapshot(void)
 {
-	unsigned long stext = kallsyms_lookup_name("_stext");
-	unsigned long etext = kallsyms_lookup_name("_etext");
-	const u8 *kid = (const u8 *)kallsyms_lookup_name("vmlinux_build_id");
+	unsigned long stext = lket_sym(LKET_SYM_STEXT);
+	unsigned long etext = lket_sym(LKET_SYM_ETEXT);
+	const u8 *kid = (const u8 *)lket_sym(LKET_SYM_BUILD_ID);
 	struct list_head *modules =
-		(struct list_head *)kallsyms_lookup_name("modules");
+		(struct list_head *)lket_sym(LKET_SYM_MODULES);
 	char hex[LKET_BUILD_ID_HEX] = "";
 	struct module *mod;
 

@@ -22,8 +22,10 @@ for v in 0 1; do
 	mkdir -p "$work/$v"
 	cp "$top/tests/guest/workloads/lket_late.c" "$work/$v/"
 	echo 'obj-m := lket_late.o' > "$work/$v/Kbuild"
-	# no BTF: the build tree has no pahole to make it with
+	# no BTF: the build tree has no pahole to make it with; in the
+	# kernel's build root when it is another suite's (lket-buildenv)
 	check "build: lket_late.ko, clone .isra.$v" \
+		"$top/tools/lket-buildenv" --release "$rel" --builddir "$builddir" --exec \
 		make -s -C "$kdir" M="$work/$v" CONFIG_DEBUG_INFO_BTF_MODULES= \
 		KCFLAGS="-DLKET_LATE_SUFFIX=\\\"$v\\\"" modules
 done

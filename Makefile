@@ -251,7 +251,7 @@ install: all
 	install -m 755 tools/lket-stap tools/lket-run-traced tools/lket-buildenv \
 		$(DESTDIR)$(BINDIR)/
 	install -m 644 tools/stap-runtime-patches/*.patch $(DESTDIR)$(RTPATCHDIR)/
-	install -m 644 tools/lket-kbuild.mk $(DESTDIR)$(PREFIX)/share/lket/
+	install -m 644 tools/lket-kbuild.mk tools/lket-tracequery.h $(DESTDIR)$(PREFIX)/share/lket/
 	install -m 644 tapset/*.stp tapset/*.stpm $(DESTDIR)$(TAPSETDIR)/
 	install -m 644 runtime/*.h runtime/*.def runtime/kernel-release runtime/targets \
 		$(DESTDIR)$(RUNTIMEDIR)/

@@ -22,6 +22,11 @@ include $(src)/Makefile
 
 ccflags-y += $(EXTRA_CFLAGS)
 
+# stap's tracepoint queries: see lket-tracequery.h
+ifneq ($(findstring /tracequery_kmod,$(KBUILD_EXTMOD)),)
+ccflags-y += -include $(dir $(kbuild-file))lket-tracequery.h
+endif
+
 ifdef STAPCONF_HEADER
 $(STAPCONF_HEADER): gen-stapconf
 	@:

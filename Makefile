@@ -109,7 +109,7 @@ GROUP_DOCS = $(wildcard man/groups/*.roff)
 $(BUILD)/man/lket.5: man/lket.5.in $(GROUP_DOCS) $(BUILD)/lket-gencat runtime/targets
 	@mkdir -p $(@D)
 	$(BUILD)/lket-gencat man > $(BUILD)/man/hooks.roff
-	awk '!/^#/ && NF { printf ".TP\n.B %s\nDebian %s, SystemTap %s\n", $$1, $$2, $$3 }' \
+	awk '!/^#/ && NF { printf ".TP\n.B %s\nDebian %s, SystemTap %s%s\n", $$1, $$2, $$3, $$4 == "partial" ? " (in part: see \\fBLIMITS\\fR)" : "" }' \
 		runtime/targets > $(BUILD)/man/targets.roff
 	for g in $$($(BUILD)/lket-gencat groups); do \
 		if [ -f man/groups/$$g.roff ]; then cat man/groups/$$g.roff; fi; \
@@ -219,7 +219,7 @@ check-multihost: all
 # were seen to differ; check-target-all-RELEASE every guest test (the RT
 # flavour took 17 minutes here: all of them on every target would not
 # fit in CI's hour).
-TARGETS := $(shell awk '!/^\#/ && NF { print $$1 }' runtime/targets)
+TARGETS := $(shell tools/lket-target --list)
 OTHER_TARGETS := $(filter-out $(KERNEL_RELEASE),$(TARGETS))
 TARGET_GUEST_TESTS = core nfs stack
 
@@ -267,6 +267,7 @@ install: all
 	install -m 755 tools/lket-stap tools/lket-run-traced tools/lket-buildenv tools/lket-target \
 		$(DESTDIR)$(BINDIR)/
 	install -m 644 tools/stap-runtime-patches/*.patch $(DESTDIR)$(RTPATCHDIR)/
+	install -m 644 tools/lket-kbuild.mk tools/lket-tracequery.h $(DESTDIR)$(PREFIX)/share/lket/
 	install -m 644 tapset/*.stp tapset/*.stpm $(DESTDIR)$(TAPSETDIR)/
 	install -m 644 runtime/*.h runtime/*.def runtime/targets \
 		$(DESTDIR)$(RUNTIMEDIR)/

@@ -112,5 +112,15 @@ first=$(awk '!/^#/ && NF { print $1; exit }' "$top/runtime/targets")
 got=$(LKET_OS_RELEASE=$work/os-release LKET_KERNEL_RELEASE=9.9-x "$top/tools/lket-target")
 [ "$got" = 9.9-x ] && ok "lket-target: LKET_KERNEL_RELEASE first" || bad "lket-target with LKET_KERNEL_RELEASE: '$got'"
 
+# --list: what make check tests; a target marked partial is not in it
+for r in $(awk '!/^#/ && NF { print $1 }' "$top/runtime/targets"); do
+	part=$(awk -v r="$r" '$1 == r && $4 == "partial" { print "partial" }' "$top/runtime/targets")
+	if "$top/tools/lket-target" --list | grep -qxF "$r"; then in=listed; else in=unlisted; fi
+	case $part/$in in
+	partial/unlisted|/listed) ok "lket-target --list: $r ${part:-whole}, $in" ;;
+	*) bad "lket-target --list: $r ${part:-whole} but $in" ;;
+	esac
+done
+
 echo "tools: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -43,6 +43,9 @@ B2A_HEADERS = $(shell find b2a -name '*.h') runtime/lket_format.h runtime/lket_i
 # headers are named by their layer ("util/diag.h"), the runtime's from the top
 B2A_INC = -Ib2a -I.
 
+# what make check compiles with, a job per core (the tests run one at a time)
+JOBS := $(shell nproc 2>/dev/null || echo 1)
+
 UNIT_TESTS = $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
 GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
@@ -141,10 +144,17 @@ $(BUILD)/unit/test_main: $(BUILD)/asan/b2a/run.o
 $(BUILD)/unit/test_main: UNIT_EXTRA = $(BUILD)/asan/b2a/run.o
 
 # A fresh Debian 12 machine: install what is missing first (apt-get).
+# The other targets' packages, build roots and lket-b2a are made in the
+# background meanwhile (tests/prepare-targets), with what the host's own
+# tests leave idle.
 check:
 	tools/install-deps all
+	$(MAKE) -j$(JOBS) all $(BUILD)/asan/lket-b2a $(UNIT_TESTS:%=$(BUILD)/unit/%)
+	tests/prepare-targets --start $(BUILD) $(OTHER_TARGETS)
 	$(MAKE) check-unit check-golden check-ctf check-svg check-db check-fuzz \
-		check-catalogue check-tapset check-tools check-guest check-targets
+		check-catalogue check-tapset check-tools check-guest
+	tests/prepare-targets --wait $(BUILD)
+	$(MAKE) check-targets
 
 check-unit: $(UNIT_TESTS:%=$(BUILD)/unit/%)
 	@set -e; for t in $^; do echo "== $$t"; $$t; done

@@ -23,10 +23,13 @@ for v in 0 1; do
 	cp "$top/tests/guest/workloads/lket_late.c" "$work/$v/"
 	echo 'obj-m := lket_late.o' > "$work/$v/Kbuild"
 	# no BTF: the build tree has no pahole to make it with; in the
-	# kernel's build root when it is another suite's (lket-buildenv)
+	# kernel's build root when it is another suite's (lket-buildenv);
+	# MO: since 6.13 kbuild writes into the tree -C names unless told
+	# otherwise, and ours is links into the headers (older kbuilds
+	# ignore MO)
 	check "build: lket_late.ko, clone .isra.$v" \
 		"$top/tools/lket-buildenv" --release "$rel" --builddir "$builddir" --exec \
-		make -s -C "$kdir" M="$work/$v" CONFIG_DEBUG_INFO_BTF_MODULES= \
+		make -s -C "$kdir" M="$work/$v" MO="$work/$v" CONFIG_DEBUG_INFO_BTF_MODULES= \
 		KCFLAGS="-DLKET_LATE_SUFFIX=\\\"$v\\\"" modules
 done
 m=$work/0/lket_late.ko

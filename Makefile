@@ -52,7 +52,7 @@ GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
 	    $(BUILD)/man/lket.5 $(BUILD)/man/lket-b2a.1
 
 .PHONY: all check check-unit check-golden check-ctf check-svg check-svg-big check-db \
-	check-fuzz check-rt check-targets check-catalogue check-tapset check-tools check-guest guest-tests \
+	check-fuzz check-rt check-targets check-guest-targets check-catalogue check-tapset check-tools check-guest guest-tests \
 	check-multihost check-stress fuzz-long bench demo install clean
 
 all: $(BUILD)/lket-b2a $(BUILD)/lket-gen $(GENERATED)
@@ -146,15 +146,18 @@ $(BUILD)/unit/test_main: UNIT_EXTRA = $(BUILD)/asan/b2a/run.o
 # A fresh Debian 12 machine: install what is missing first (apt-get).
 # The other targets' packages, build roots and lket-b2a are made in the
 # background meanwhile (tests/prepare-targets), with what the host's own
-# tests leave idle.
+# tests leave idle.  The host's tests need one CPU each: a job per core,
+# each one's output shown whole (-O); the tapset's build tests run a
+# compiler per core of their own.
 check:
 	tools/install-deps all
 	$(MAKE) -j$(JOBS) all $(BUILD)/asan/lket-b2a $(UNIT_TESTS:%=$(BUILD)/unit/%)
 	tests/prepare-targets --start $(BUILD) $(OTHER_TARGETS)
-	$(MAKE) check-unit check-golden check-ctf check-svg check-db check-fuzz \
-		check-catalogue check-tapset check-tools check-guest
+	$(MAKE) -j$(JOBS) -O check-unit check-golden check-ctf check-svg check-db \
+		check-fuzz check-catalogue check-tools
+	$(MAKE) check-tapset
+	$(MAKE) check-guest-targets
 	tests/prepare-targets --wait $(BUILD)
-	$(MAKE) check-targets
 
 check-unit: $(UNIT_TESTS:%=$(BUILD)/unit/%)
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
@@ -212,8 +215,6 @@ check-guest: all
 
 # the guest tests alone, their state in BUILD, where lket-b2a is
 guest-tests:
-	LKET_BUILDDIR=$(abspath $(BUILD)) tests/guest-step tests/vm/smoke.sh
-	LKET_BUILDDIR=$(abspath $(BUILD)) tests/guest-step tests/transport/run.sh
 	tests/guest-step tests/guest/run.sh $(BUILD)
 
 # Two machines, one timeline: an NFS server and its client in two guests
@@ -225,13 +226,19 @@ check-multihost: all
 # The other kernels LKET builds for (runtime/targets): each in a build
 # folder of its own, $(BUILD)/targets/RELEASE, with one build root per
 # Debian suite shared by them ($(BUILD)/roots).  make check runs on each
-# the smoke and transport tests and TARGET_GUEST_TESTS, where kernels
-# were seen to differ; check-target-all-RELEASE every guest test (the RT
-# flavour took 17 minutes here: all of them on every target would not
-# fit in CI's hour).
+# TARGET_GUEST_TESTS, where kernels were seen to differ;
+# check-target-all-RELEASE every guest test (the RT flavour took 17
+# minutes here: all of them on every target would not fit in CI's hour).
 TARGETS := $(shell tools/lket-target --list)
 OTHER_TARGETS := $(filter-out $(KERNEL_RELEASE),$(TARGETS))
-TARGET_GUEST_TESTS = core nfs stack
+TARGET_GUEST_TESTS = smoke transport core nfs stack
+
+# make check's guest tests: every test of the default kernel and
+# TARGET_GUEST_TESTS of the others, LKET_GUEST_JOBS at a time, each
+# kernel's as soon as tests/prepare-targets has it ready
+check-guest-targets: all
+	tests/guest-step tests/guest/run.sh $(BUILD) \
+		$(foreach r,$(OTHER_TARGETS),--target $(r) "$(TARGET_GUEST_TESTS)")
 
 check-targets: $(OTHER_TARGETS:%=check-target-%)
 

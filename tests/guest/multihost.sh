@@ -86,6 +86,10 @@ while ss -Htln "sport = :$port" | grep -q . ; do
 done
 
 # ---- the server guest
+# Each guest's work runs as lket-run-traced's command, which stapio starts
+# only once every probe is armed: a fixed wait after staprun started was
+# not always enough for the 200 probes of this module (a slow host: the
+# mount's first call was half traced).
 cat >server.sh <<JOB
 set -u
 W='$work'; R='$sres'
@@ -94,10 +98,12 @@ for m in sunrpc lockd nfsd nfs nfsv3; do modprobe \$m || echo "modprobe \$m fail
 mkdir -p /srv/x /run/rpcbind /var/lib/nfs/rpc_pipefs
 mount -t tmpfs tmpfs /srv/x
 echo '/srv/x $cli_ip(rw,fsid=1,sync,no_subtree_check,no_root_squash,insecure)' >/etc/exports
-staprun -o "\$R/trace" "\$W/lket_mh.ko" >"\$R/staprun.out" 2>&1 &
-sp=\$!
-i=0; while [ \$i -lt 120 ] && [ ! -e "\$R/trace_0" ]; do sleep 0.5; i=\$((i+1)); done
-sleep 2
+"$top/tools/lket-run-traced" -o "\$R/trace" "\$W/lket_mh.ko" -- sh "\$W/server-work.sh" \
+	>"\$R/staprun.out" 2>&1
+echo "traced run status \$?"
+JOB
+cat >server-work.sh <<JOB
+R='$sres'
 mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs 2>/dev/null
 mount -t nfsd nfsd /proc/fs/nfsd
 rpcbind -w || echo "rpcbind failed"
@@ -110,7 +116,6 @@ i=0; while [ \$i -lt $((tmo * 2)) ] && [ ! -e "\$R/stop" ]; do sleep 0.5; i=\$((
 rpc.nfsd 0
 exportfs -ua
 i=0; while [ \$i -lt 40 ] && pgrep -x nfsd >/dev/null; do sleep 0.5; i=\$((i+1)); done
-kill -TERM \$sp; wait \$sp; echo "staprun status \$?"
 JOB
 
 # ---- the client guest: the workload, a few hundred calls
@@ -121,10 +126,12 @@ exec >"\$R/job.log" 2>&1
 for m in sunrpc lockd nfsd nfs nfsv3; do modprobe \$m || echo "modprobe \$m failed"; done
 busybox ping -c 20 -i 0.2 $srv_ip >"\$R/ping.out" 2>&1 || echo "ping failed"
 mkdir -p /mnt/x
-staprun -o "\$R/trace" "\$W/lket_mh.ko" >"\$R/staprun.out" 2>&1 &
-sp=\$!
-i=0; while [ \$i -lt 120 ] && [ ! -e "\$R/trace_0" ]; do sleep 0.5; i=\$((i+1)); done
-sleep 2
+"$top/tools/lket-run-traced" -o "\$R/trace" "\$W/lket_mh.ko" -- sh "\$W/client-work.sh" \
+	>"\$R/staprun.out" 2>&1
+echo "traced run status \$?"
+JOB
+cat >client-work.sh <<JOB
+R='$cres'
 mount -t nfs -o vers=3,proto=tcp,mountproto=tcp,nolock,noacl,actimeo=0,rsize=32768,wsize=32768 \
 	$srv_ip:/srv/x /mnt/x || echo "mount failed"
 dd if=/dev/zero of=/mnt/x/data bs=32k count=32 conv=fsync 2>/dev/null || echo "write failed"
@@ -135,7 +142,6 @@ echo 3 >/proc/sys/vm/drop_caches
 cat /mnt/x/data | wc -c >"\$R/read.out" || echo "read failed"
 rm /mnt/x/f* || echo "remove failed"
 umount /mnt/x || echo "umount failed"
-kill -TERM \$sp; wait \$sp; echo "staprun status \$?"
 JOB
 
 # an interrupted test leaves no guest behind

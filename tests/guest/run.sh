@@ -1,52 +1,223 @@
 #!/bin/sh
-# run.sh BUILD: every guest test, one after the other: the core groups
-# (tests/tapset/guest.sh: syscall, process, signal, tskdispatch,
-# pagefault, user data, text mode) and each tests/guest/<group>.sh, and
-# multihost.sh (an NFS client and its server in two guests at once).
-# LKET_GUEST_TESTS="core nfs ...": only these (core: the core groups;
-# else the name of a tests/guest/ script without .sh).  Without it, every
-# test; stress in its short run (STRESS_SECONDS, default 60; make
-# check-stress runs the long one).
+# run.sh BUILD [--target REL "TESTS"]...: the guest tests.
+#
+# Tests by name: smoke (tests/vm/smoke.sh), transport
+# (tests/transport/run.sh), core (tests/tapset/guest.sh: syscall,
+# process, signal, tskdispatch, pagefault, user data, text mode) and each
+# tests/guest/<name>.sh, multihost (an NFS client and its server in two
+# guests at once) among them.
+#
+# Without --target: every test of one kernel, LKET_KERNEL_RELEASE's (else
+# the default), in BUILD; LKET_GUEST_TESTS="core nfs ..." runs only
+# these; stress in its short run (STRESS_SECONDS, default 60; make
+# check-stress runs the long one).  Each --target adds the TESTS of
+# another kernel, in BUILD/targets/REL with the build roots in
+# BUILD/roots, as tests/prepare-targets makes them; its tests start once
+# it is ready (tests/prepare-targets --start in the background).
+#
+# LKET_GUEST_JOBS tests run at once (default 2).  A test is mostly a
+# stap build (one compiler at a time) and a guest that waits on its
+# workloads, so one test leaves most of a second CPU idle.  Each test's
+# output is shown whole when it ends, and a table at the end has every
+# test's passed/total per kernel.
 # Exit 77 (skipped) only with LKET_SKIP_GUEST=1; any other failure fails.
 set -u
-build=$(cd "${1:?usage: run.sh BUILD}" && pwd)
+build=$(cd "${1:?usage: run.sh BUILD [--target REL TESTS]...}" && pwd)
+shift
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-LKET_BUILDDIR=$build
-export LKET_BUILDDIR
 if [ "${LKET_SKIP_GUEST:-}" = 1 ]; then
 	echo "guest: skipped (LKET_SKIP_GUEST=1)"
 	exit 77
 fi
-# each test's output is kept too, so that the failures can be repeated
-# at the end, where a log cut to its last lines still shows them
-logs=$build/guest-tests/logs
-rm -rf "$logs" && mkdir -p "$logs"
-pass=0 fail=0 failed=
-for t in "$top/tests/tapset/guest.sh" "$here"/*.sh; do
-	case ${t##*/} in run.sh|*-common.sh|lib.sh) continue ;; esac
-	name=${t#$top/}
-	short=${t##*/}; short=${short%.sh}
-	[ "$name" = tests/tapset/guest.sh ] && short=core
-	if [ -n "${LKET_GUEST_TESTS:-}" ]; then
-		case " $LKET_GUEST_TESTS " in *" $short "*) ;; *) continue ;; esac
-	fi
-	log=$logs/$(echo "$name" | tr / _).log
-	echo "== guest: $name"
-	start=$(date +%s)
-	# the test's status, through the pipe to tee
-	if { "$t" 2>&1; echo $? >"$log.rc"; } | tee "$log" && [ "$(cat "$log.rc")" = 0 ]; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		failed="$failed $name"
-	fi
-	echo "== guest: $name: $(($(date +%s) - start)) s"
+jobs=${LKET_GUEST_JOBS:-2}
+case $jobs in ''|*[!0-9]*|0) echo "guest: LKET_GUEST_JOBS=$jobs is not a count" >&2; exit 2 ;; esac
+
+# The longest first, so that the last to end is a short one (seconds
+# here, on 6.1 with TCG: stress 170, nfs 157, core 132, stack 110,
+# multihost 100, loss 89, scsi 66...).  A test missing here runs last.
+order="stress nfs core stack multihost loss scsi iosyscall transport ctf"
+order="$order ioscheduler smoke aio toctou netdev latemod"
+
+script_of() {
+	case $1 in
+	smoke) echo "$top/tests/vm/smoke.sh" ;;
+	transport) echo "$top/tests/transport/run.sh" ;;
+	core) echo "$top/tests/tapset/guest.sh" ;;
+	*) [ -f "$here/$1.sh" ] && echo "$here/$1.sh" ;;
+	esac
+}
+all_tests() {
+	echo smoke transport core
+	for t in "$here"/*.sh; do
+		t=${t##*/}
+		case $t in run.sh|*-common.sh) ;; *) echo "${t%.sh}" ;; esac
+	done
+}
+# in_order TESTS...: TESTS, the longest first
+in_order() {
+	for t in $order; do
+		case " $* " in *" $t "*) echo "$t" ;; esac
+	done
+	for t; do
+		case " $order " in *" $t "*) ;; *) echo "$t" ;; esac
+	done
+}
+
+state=$build/guest-tests/run
+rm -rf "$state" && mkdir -p "$state/logs"
+queue=$state/queue
+: >"$queue"
+# queue REL BUILDDIR TESTS...: one line per test: REL BUILDDIR TEST
+add() {
+	rel=$1 dir=$2; shift 2
+	for t in $(in_order "$@"); do
+		if [ -z "$(script_of "$t")" ]; then
+			echo "guest: no test named $t" >&2
+			exit 2
+		fi
+		grep -qx "$rel $dir $t" "$queue" || echo "$rel $dir $t" >>"$queue"
+	done
+}
+default_rel=$("$top/tools/lket-target") || exit 2
+add "$default_rel" "$build" ${LKET_GUEST_TESTS:-$(all_tests)}
+targets=$default_rel
+while [ $# -gt 0 ]; do
+	[ "$1" = --target ] && [ $# -ge 3 ] ||
+		{ echo "usage: run.sh BUILD [--target REL TESTS]..." >&2; exit 2; }
+	add "$2" "$build/targets/$2" $3
+	targets="$targets $2"
+	shift 3
 done
+
+# ready REL: 0 ready, 1 not yet, 2 never (its preparation failed)
+ready() {
+	[ "$1" = "$default_rel" ] && return 0
+	[ -f "$build/targets/$1/prepared" ] && return 0
+	[ -s "$build/targets/prepare.rc" ] && return 2
+	[ -f "$build/targets/prepare.log" ] || return 2
+	return 1
+}
+
+# start N REL DIR TEST: the test in the background; its log, exit status
+# and seconds in $state/logs/N.*
+start() {
+	n=$1 rel=$2 dir=$3 t=$4
+	log=$state/logs/$n
+	echo "$rel $t" >"$log.name"
+	(
+		s=$(date +%s)
+		if [ "$rel" = "$default_rel" ] && [ "$dir" = "$build" ]; then
+			LKET_BUILDDIR=$dir "$top/tests/guest-step" "$(script_of "$t")" \
+				>"$log.log" 2>&1
+		else
+			LKET_KERNEL_RELEASE=$rel LKET_BUILDDIR=$dir \
+			LKET_ROOTDIR=$build/roots \
+				"$top/tests/guest-step" "$(script_of "$t")" >"$log.log" 2>&1
+		fi
+		echo $? >"$log.rc.tmp"
+		echo $(($(date +%s) - s)) >"$log.secs"
+		mv "$log.rc.tmp" "$log.rc"
+	) </dev/null &
+}
+
+# The default kernel's build tree and guest are made once, before the
+# tests that share them start.
+LKET_BUILDDIR=$build "$top/tools/lket-buildenv" --release "$default_rel" \
+	--builddir "$build" >/dev/null || { echo "guest: lket-buildenv failed" >&2; exit 1; }
+LKET_BUILDDIR=$build "$top/tests/vm/lket-vm" setup ||
+	{ echo "guest: lket-vm setup failed" >&2; exit 1; }
+
+total=$(wc -l <"$queue")
+n=0 running=0 done_=0 pass=0 fail=0 failed=
+waited=0
+: >"$state/started"
+while [ "$done_" -lt "$total" ]; do
+	# the tests that ended: their output, whole
+	for rcf in "$state"/logs/*.rc; do
+		[ -f "$rcf" ] || continue
+		base=${rcf%.rc}
+		read -r rel t <"$base.name"
+		echo "== guest: $rel: $t"
+		cat "$base.log"
+		rc=$(cat "$rcf")
+		echo "== guest: $rel: $t: $(cat "$base.secs") s"
+		if [ "$rc" = 0 ]; then
+			pass=$((pass + 1))
+		else
+			fail=$((fail + 1))
+			failed="$failed $rel:$t"
+		fi
+		echo "$rel $t $rc $base.log" >>"$state/ended"
+		mv "$rcf" "$base.status"
+		running=$((running - 1)) done_=$((done_ + 1))
+	done
+	# start what fits, the first ready test of the queue each time
+	while [ "$running" -lt "$jobs" ]; do
+		next=
+		while read -r rel dir t; do
+			grep -qx "$rel $t" "$state/started" && continue
+			ready "$rel"; r=$?
+			if [ $r = 2 ]; then
+				# never ready: failed, with the reason
+				n=$((n + 1))
+				log=$state/logs/$n
+				echo "$rel $t" >"$log.name"
+				echo "guest: $rel was not prepared: $build/targets/prepare.log says:" >"$log.log"
+				tail -n 20 "$build/targets/prepare.log" >>"$log.log" 2>/dev/null
+				echo 0 >"$log.secs"
+				echo 1 >"$log.rc"
+				echo "$rel $t" >>"$state/started"
+				running=$((running + 1))
+				continue
+			fi
+			[ $r = 0 ] && { next="$rel $dir $t"; break; }
+		done <"$queue"
+		[ -n "$next" ] || break
+		set -- $next
+		n=$((n + 1))
+		echo "$1 $3" >>"$state/started"
+		start "$n" "$1" "$2" "$3"
+		running=$((running + 1))
+	done
+	[ "$done_" -lt "$total" ] || break
+	sleep 1
+	waited=$((waited + 1))
+	if [ "$waited" -gt 14400 ]; then
+		echo "guest: still not done after 4 hours" >&2
+		exit 1
+	fi
+done
+wait
+
 for name in $failed; do
-	echo "== guest: why $name failed:"
-	grep -E 'not ok|FAIL|fail|WARNING|BUG|Oops' "$logs/$(echo "$name" | tr / _).log" | head -n 30
+	rel=${name%%:*} t=${name#*:}
+	echo "== guest: why $t failed on $rel:"
+	grep "^$rel $t " "$state/ended" | while read -r _ _ _ log; do
+		grep -E 'not ok|FAIL|fail|WARNING|BUG|Oops' "$log" | head -n 30
+	done
 done
+# passed/total of each test on each kernel, from the line every test
+# ends with ("NAME: P passed, F failed")
+echo "== guest: passed/total"
+{
+	printf 'test'
+	for rel in $targets; do printf '\t%s' "$rel"; done
+	echo
+	for t in $(cut -d' ' -f3 "$queue" | awk '!seen[$0]++'); do
+		printf '%s' "$t"
+		for rel in $targets; do
+			line=$(grep "^$rel $t " "$state/ended" | head -n 1)
+			if [ -z "$line" ]; then printf '\t-'; continue; fi
+			set -- $line
+			cell=$(grep -E '^[a-z0-9-]+: [0-9]+ passed, [0-9]+ failed' "$4" | tail -n 1 |
+				awk '{ printf "%d/%d", $2, $2 + $4 }')
+			[ "$3" = 0 ] || cell="${cell:-0/0} FAIL"
+			printf '\t%s' "${cell:-ok}"
+		done
+		echo
+	done
+} | tee "$state/table"
 [ -z "$failed" ] || echo "guest: failed:$failed"
 echo "guest: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -318,17 +318,18 @@ if ls "$res/$m"_* > /dev/null 2>&1 &&
 		s = substr($0, i + 8)
 		# on PREEMPT_RT a thread can be preempted in the ftrace
 		# trampoline of a kprobe, in no module: its frame comes right
-		# before the probed function entry (lket(5), CALL STACKS)
+		# before the probed function entry, past the call to __fentry__
+		# (+0x5, or +0x9 after an endbr64: 6.12) (lket(5), CALL STACKS)
 		t = s
-		tramp += gsub(/0x[0-9a-f]+, [a-z_0-9.]+\+0x5 \[/, "", t)
-		if (t ~ /(^|, )0x[0-9a-f]+[],]/) raw++
+		tramp += gsub(/0x[0-9a-f]+, [a-z_0-9.]+\+0x[59] \[/, "", t)
+		if (t ~ /(^|, )0x[0-9a-f]+[],]/ && !raw++) first = s
 		if (s ~ /, svc_recv\+0x[0-9a-f]+ \[sunrpc\], / &&
 		    s ~ /, nfsd\+0x[0-9a-f]+ \[nfsd\], /) both++
 	}
 	END {
 		print (n && !nostack ? "ok" : "not ok") " - " m ": " n + 0 " context switches of the nfsd threads, each with a stack (" nostack + 0 " without)"
 		print (both ? "ok" : "not ok") " - " m ": " both + 0 " of them wait for work, through nfsd [nfsd] and svc_recv [sunrpc]"
-		print (n && !raw ? "ok" : "not ok") " - " m ": every frame of them symbolised: the modules recorded as they loaded (" raw + 0 " stacks with an address; " tramp + 0 " kprobe trampoline frames)"
+		print (n && !raw ? "ok" : "not ok") " - " m ": every frame of them symbolised: the modules recorded as they loaded (" raw + 0 " stacks with an address; " tramp + 0 " kprobe trampoline frames)" (raw ? "; the first: [" first : "")
 	}' m="$m" "$res/$m.txt" > "$res/$m.check"
 	while read -r verdict rest; do
 		case $verdict in
@@ -372,7 +373,7 @@ for m in nfslate nfsearly; do
 			if (s !~ /, svc_process\+0x[0-9a-f]+ \[sunrpc\]/) nosvc++
 			if (s ~ /rethook|kretprobe|trampoline/) tramp++
 		}
-		if (s ~ /(^|, )0x[0-9a-f]+[],]/) raw++
+		if (s ~ /(^|, )0x[0-9a-f]+[],]/ && !raw++) first = s
 	}
 	END {
 		print (n && r && !nostack ? "ok" : "not ok") " - " m ": " n + 0 " nfsd WRITEs and " r + 0 " returns, each with a stack (" nostack + 0 " without)"
@@ -381,7 +382,7 @@ for m in nfslate nfsearly; do
 		print (n && r && !nosvc ? "ok" : "not ok") " - " m ": every stack has svc_process [sunrpc] (" nosvc + 0 " without)"
 		print (r && !rnodisp ? "ok" : "not ok") " - " m ": every return stack starts at nfsd_dispatch [nfsd], where the WRITE returns to (" rnodisp + 0 " not)"
 		print (r && !tramp ? "ok" : "not ok") " - " m ": no return stack has a trampoline or kretprobe frame (" tramp + 0 " have)"
-		print (n && !raw ? "ok" : "not ok") " - " m ": every frame symbolised (" raw + 0 " stacks with an address)"
+		print (n && !raw ? "ok" : "not ok") " - " m ": every frame symbolised (" raw + 0 " stacks with an address)" (raw ? "; the first: [" first : "")
 	}' m="$m" "$res/$m.txt" > "$res/$m.check"
 	while read -r verdict rest; do
 		case $verdict in

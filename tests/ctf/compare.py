@@ -162,9 +162,10 @@ def from_lttng(ev):
         # (an event of the trace's own may have such a name too)
         if name.startswith(prefix) and [f for f, _ in fields] == [
                 'syscall_name']:
-            # byte by byte, as lket-b2a makes the name
+            # byte by byte, as lket-b2a makes the name; LTTng's
+            # "unknown" for a call without one
             want = re.sub(rb'[^A-Za-z0-9_]', b'_', fields[0][1].encode(
-                'utf-8', 'surrogateescape'))
+                'utf-8', 'surrogateescape')) or b'unknown'
             check(want == name[len(prefix):].encode(
                 'utf-8', 'surrogateescape'), 'syscall name', ev)
             return (t, lket_name, tid, pid, comm, fields)

@@ -63,6 +63,17 @@ check_sysnames() {
 	[ "$("$b2a" --no-symbols --ctf ctf2 t 2>&1 > /dev/null |
 		grep -c '^lket-b2a: note: ctf2: more than 4096 system call names: ')" = 1 ]
 }
+# system calls without a name: LTTng's syscall_entry_unknown and
+# syscall_exit_unknown, never a class named syscall_exit_ alone
+case_nameless() { $gen nameless t; }
+check_nameless() {
+	[ "$(grep -c . bt.txt)" = 5 ] &&
+	grep -q '^	name = "syscall_entry_rt_sigreturn";$' ctf/metadata &&
+	grep -q '^	name = "syscall_exit_unknown";$' ctf/metadata &&
+	grep -q '^	name = "syscall_entry_unknown";$' ctf/metadata &&
+	! grep -q '^	name = "syscall_\(entry\|exit\)_";$' ctf/metadata &&
+	[ "$(grep -c ' syscall_exit_unknown: ' bt.txt)" = 2 ]
+}
 # switches to and from the idle task on two CPUs: tid 0 is swapper/N,
 # N its CPU, in the context and in prev_comm and next_comm
 case_idle() { $gen idle t; }
@@ -97,7 +108,8 @@ check_tasks() {
 case_stacks()   { $gen stacks t; }
 
 cases="golden v5 swapped pcpu pcpu_lost nometa garbage truncated strings
-	dbnames longnames latency backwards sysnames idle moved syscalls many tasks stacks"
+	dbnames longnames latency backwards sysnames nameless idle moved syscalls many
+	tasks stacks"
 [ $# -gt 0 ] && cases=$*
 
 fail=0

@@ -25,6 +25,9 @@
  *           CPU 0 and 1, tid 0 writing records in between
  *   sysnames  EVENTS system calls of as many names, an entry and a
  *           return each, on 2 CPUs
+ *   nameless  system calls without a name: rt_sigreturn's return (the
+ *           return hook reads the number from the registers it restored)
+ *           and a number no table knows, entry and return
  *   strings  strings that JSON and CSV must escape: quotes, commas, line
  *           ends, control bytes, valid and invalid UTF-8, in fields and in
  *           a process name; process names that start like spreadsheet
@@ -858,6 +861,19 @@ static void sysnames(long n)
 	}
 }
 
+/* System calls the tapset could not name: "" in syscall_name. */
+static void nameless(void)
+{
+	uint64_t t = 3000000000ull;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(4243), I(4243), I(1), "sig");
+	event(0, t + 10, 4243, "syscall.entry", "rt_sigreturn");
+	event(0, t + 20, 4243, "syscall.return", "");
+	event(1, t + 30, 4243, "syscall.entry", "");
+	event(1, t + 40, 4243, "syscall.return", "");
+}
+
 /* Strings to escape, in fields and in a process name. */
 static void formulas(uint64_t t);
 
@@ -1365,7 +1381,7 @@ static const struct trace_kind {
 } kinds[] = {
 	{ "golden", make_golden }, { "badmeta", make_badmeta },
 	{ "nometa", make_nometa }, { "bench", make_bench },
-	{ "syscalls", make_syscalls }, { "idle", idle }, { "bigflush", bigflush }, { "sysnames", make_sysnames }, { "strings", strings },
+	{ "syscalls", make_syscalls }, { "idle", idle }, { "bigflush", bigflush }, { "sysnames", make_sysnames }, { "nameless", nameless }, { "strings", strings },
 	{ "latency", latency }, { "backwards", backwards },
 	{ "dbnames", dbnames }, { "longnames", longnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },

@@ -108,7 +108,8 @@ static int syscall_generic(struct ctf *c, const struct event *ev,
 }
 
 /* syscall_entry_NAME, syscall_exit_NAME: a class per system call, up to
- * CTF_SYSCALL_CLASSES of them. */
+ * CTF_SYSCALL_CLASSES of them.  A call without a name (rt_sigreturn's
+ * return, a number no table knows) is LTTng's "unknown". */
 static int syscall_class(struct ctf *c, const struct event *ev,
 			 const struct lttng_event *l, uint32_t *id)
 {
@@ -121,6 +122,8 @@ static int syscall_class(struct ctf *c, const struct event *ev,
 		if (ev->v[i].f->type == LKET_STRING && ev->v[i].s &&
 		    !strcmp(ev->v[i].f->name, "syscall_name"))
 			name = ev->v[i].s;
+	if (!*name)
+		name = "unknown";
 	if (!t->slots || 2 * (t->used + 1) > t->mask + 1) {
 		ret = syscalls_grow(c);
 		if (ret)

@@ -121,6 +121,11 @@ for r in $(awk '!/^#/ && NF { print $1 }' "$top/runtime/targets"); do
 	*) bad "lket-target --list: $r ${part:-whole} but $in" ;;
 	esac
 done
+# --all: every one, in the file's order (lket-buildenv's list of them)
+want=$(awk '!/^#/ && NF { print $1 }' "$top/runtime/targets")
+[ "$("$top/tools/lket-target" --all)" = "$want" ] &&
+	ok "lket-target --all: the $(echo "$want" | wc -l) targets of runtime/targets" ||
+	bad "lket-target --all: '$("$top/tools/lket-target" --all | tr '\n' ' ')'"
 
 echo "tools: $pass passed, $fail failed"
 [ $fail = 0 ]

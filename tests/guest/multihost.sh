@@ -90,18 +90,23 @@ done
 # only once every probe is armed: a fixed wait after staprun started was
 # not always enough for the 200 probes of this module (a slow host: the
 # mount's first call was half traced).
-cat >server.sh <<JOB
+# job HOST RES SETUP: a guest's job: the modules, SETUP (untraced), then
+# HOST-work.sh traced
+job() {
+	cat <<JOB
 set -u
-W='$work'; R='$sres'
+W='$work'; R='$2'
 exec >"\$R/job.log" 2>&1
 for m in sunrpc lockd nfsd nfs nfsv3; do modprobe \$m || echo "modprobe \$m failed"; done
-mkdir -p /srv/x /run/rpcbind /var/lib/nfs/rpc_pipefs
-mount -t tmpfs tmpfs /srv/x
-echo '/srv/x $cli_ip(rw,fsid=1,sync,no_subtree_check,no_root_squash,insecure)' >/etc/exports
-"$top/tools/lket-run-traced" -o "\$R/trace" "\$W/lket_mh.ko" -- sh "\$W/server-work.sh" \
+$3
+"$top/tools/lket-run-traced" -o "\$R/trace" "\$W/lket_mh.ko" -- sh "\$W/$1-work.sh" \
 	>"\$R/staprun.out" 2>&1
 echo "traced run status \$?"
 JOB
+}
+job server "$sres" "mkdir -p /srv/x /run/rpcbind /var/lib/nfs/rpc_pipefs
+mount -t tmpfs tmpfs /srv/x
+echo '/srv/x $cli_ip(rw,fsid=1,sync,no_subtree_check,no_root_squash,insecure)' >/etc/exports" >server.sh
 cat >server-work.sh <<JOB
 R='$sres'
 mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs 2>/dev/null
@@ -119,17 +124,8 @@ i=0; while [ \$i -lt 40 ] && pgrep -x nfsd >/dev/null; do sleep 0.5; i=\$((i+1))
 JOB
 
 # ---- the client guest: the workload, a few hundred calls
-cat >client.sh <<JOB
-set -u
-W='$work'; R='$cres'
-exec >"\$R/job.log" 2>&1
-for m in sunrpc lockd nfsd nfs nfsv3; do modprobe \$m || echo "modprobe \$m failed"; done
-busybox ping -c 20 -i 0.2 $srv_ip >"\$R/ping.out" 2>&1 || echo "ping failed"
-mkdir -p /mnt/x
-"$top/tools/lket-run-traced" -o "\$R/trace" "\$W/lket_mh.ko" -- sh "\$W/client-work.sh" \
-	>"\$R/staprun.out" 2>&1
-echo "traced run status \$?"
-JOB
+job client "$cres" "busybox ping -c 20 -i 0.2 $srv_ip >\"\$R/ping.out\" 2>&1 || echo \"ping failed\"
+mkdir -p /mnt/x" >client.sh
 cat >client-work.sh <<JOB
 R='$cres'
 mount -t nfs -o vers=3,proto=tcp,mountproto=tcp,nolock,noacl,actimeo=0,rsize=32768,wsize=32768 \

@@ -15,11 +15,12 @@
 # BUILD/roots, as tests/prepare-targets makes them; its tests start once
 # it is ready (tests/prepare-targets --start in the background).
 #
-# LKET_GUEST_JOBS tests run at once (default 2).  A test is mostly a
-# stap build (one compiler at a time) and a guest that waits on its
-# workloads, so one test leaves most of a second CPU idle.  Each test's
-# output is shown whole when it ends, and a table at the end has every
-# test's passed/total per kernel.
+# LKET_GUEST_JOBS tests run at once: by default one for every two CPUs.
+# A test keeps two CPUs busy: its guest's two emulated CPUs, or stap's
+# compiler jobs (measured on 2 CPUs: two tests at once took as long as
+# one after the other, the kernels without a warm stap cache longer).
+# Each test's output is shown whole when it ends, and a table at the end
+# has every test's passed/total per kernel.
 # Exit 77 (skipped) only with LKET_SKIP_GUEST=1; any other failure fails.
 set -u
 build=$(cd "${1:?usage: run.sh BUILD [--target REL TESTS]...}" && pwd)
@@ -30,7 +31,8 @@ if [ "${LKET_SKIP_GUEST:-}" = 1 ]; then
 	echo "guest: skipped (LKET_SKIP_GUEST=1)"
 	exit 77
 fi
-jobs=${LKET_GUEST_JOBS:-2}
+cpus=$(nproc 2>/dev/null || echo 1)
+jobs=${LKET_GUEST_JOBS:-$((cpus / 2 > 1 ? cpus / 2 : 1))}
 case $jobs in ''|*[!0-9]*|0) echo "guest: LKET_GUEST_JOBS=$jobs is not a count" >&2; exit 2 ;; esac
 
 # The longest first, so that the last to end is a short one (seconds

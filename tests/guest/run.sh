@@ -101,25 +101,31 @@ ready() {
 	return 1
 }
 
-# start N REL DIR TEST: the test in the background; its log, exit status
-# and seconds in $state/logs/N.*
+# ended LOG RC SECONDS: a test's end, the status last (the loop below
+# takes LOG.rc as the sign that it ended)
+ended() {
+	echo "$3" >"$1.secs"
+	echo "$2" >"$1.rc.tmp"
+	mv "$1.rc.tmp" "$1.rc"
+}
+
+# start N REL DIR TEST: the test in the background; its name, log, exit
+# status and seconds in $state/logs/N.*.  Another kernel's tests are told
+# their kernel and the shared build roots; the default kernel's keep
+# those of the environment (make check-target-all-REL sets them).
 start() {
 	n=$1 rel=$2 dir=$3 t=$4
 	log=$state/logs/$n
 	echo "$rel $t" >"$log.name"
 	(
 		s=$(date +%s)
-		if [ "$rel" = "$default_rel" ] && [ "$dir" = "$build" ]; then
-			LKET_BUILDDIR=$dir "$top/tests/guest-step" "$(script_of "$t")" \
-				>"$log.log" 2>&1
-		else
-			LKET_KERNEL_RELEASE=$rel LKET_BUILDDIR=$dir \
-			LKET_ROOTDIR=$build/roots \
-				"$top/tests/guest-step" "$(script_of "$t")" >"$log.log" 2>&1
+		if [ "$dir" != "$build" ]; then
+			LKET_KERNEL_RELEASE=$rel LKET_ROOTDIR=$build/roots
+			export LKET_KERNEL_RELEASE LKET_ROOTDIR
 		fi
-		echo $? >"$log.rc.tmp"
-		echo $(($(date +%s) - s)) >"$log.secs"
-		mv "$log.rc.tmp" "$log.rc"
+		LKET_BUILDDIR=$dir "$top/tests/guest-step" "$(script_of "$t")" \
+			>"$log.log" 2>&1
+		ended "$log" $? $(($(date +%s) - s))
 	) </dev/null &
 }
 
@@ -167,8 +173,7 @@ while [ "$done_" -lt "$total" ]; do
 				echo "$rel $t" >"$log.name"
 				echo "guest: $rel was not prepared: $build/targets/prepare.log says:" >"$log.log"
 				tail -n 20 "$build/targets/prepare.log" >>"$log.log" 2>/dev/null
-				echo 0 >"$log.secs"
-				echo 1 >"$log.rc"
+				ended "$log" 1 0
 				echo "$rel $t" >>"$state/started"
 				running=$((running + 1))
 				continue

@@ -113,7 +113,8 @@ got=$(LKET_OS_RELEASE=$work/os-release LKET_KERNEL_RELEASE=9.9-x "$top/tools/lke
 [ "$got" = 9.9-x ] && ok "lket-target: LKET_KERNEL_RELEASE first" || bad "lket-target with LKET_KERNEL_RELEASE: '$got'"
 
 # --list: what make check tests; a target marked partial is not in it
-for r in $(awk '!/^#/ && NF { print $1 }' "$top/runtime/targets"); do
+all=$(awk '!/^#/ && NF { print $1 }' "$top/runtime/targets")
+for r in $all; do
 	part=$(awk -v r="$r" '$1 == r && $4 == "partial" { print "partial" }' "$top/runtime/targets")
 	if "$top/tools/lket-target" --list | grep -qxF "$r"; then in=listed; else in=unlisted; fi
 	case $part/$in in
@@ -122,9 +123,8 @@ for r in $(awk '!/^#/ && NF { print $1 }' "$top/runtime/targets"); do
 	esac
 done
 # --all: every one, in the file's order (lket-buildenv's list of them)
-want=$(awk '!/^#/ && NF { print $1 }' "$top/runtime/targets")
-[ "$("$top/tools/lket-target" --all)" = "$want" ] &&
-	ok "lket-target --all: the $(echo "$want" | wc -l) targets of runtime/targets" ||
+[ "$("$top/tools/lket-target" --all)" = "$all" ] &&
+	ok "lket-target --all: the $(echo "$all" | wc -l) targets of runtime/targets" ||
 	bad "lket-target --all: '$("$top/tools/lket-target" --all | tr '\n' ' ')'"
 
 echo "tools: $pass passed, $fail failed"

@@ -116,7 +116,9 @@ for mode in $modes; do
 done
 
 t0=$(date +%s)
-"$top/tests/vm/lket-vm" run --results "$dir/res" \
+# a thread per emulated CPU: the loop's CPU is not shared with the
+# tracer's consumer on the other one
+"$top/tests/vm/lket-vm" run --results "$dir/res" --tcg-threads multi \
 	--timeout "${GUEST_TIMEOUT:-1500}" \
 	--env RES="$dir/res" --env LOOP="${BENCH_LOOP:-$build/bench-loop}" \
 	--env LOOPS="$loops" --env RUNS="$runs" --env MODES="$modes" \

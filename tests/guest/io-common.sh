@@ -45,14 +45,21 @@ make -s -C "$top" BUILD="$builddir" tapset/lket_catalogue.stp \
 	tapset/lket_aliases.stp "$builddir/lket-b2a" >/dev/null ||
 	{ echo "$group: make failed" >&2; exit 1; }
 
-# build_module NAME SCRIPT: compile SCRIPT into $work/NAME.ko for the guest.
-# LKET_STAP_EXTRA: more stap options, e.g. -DSTP_TIMING to have the module
-# say at exit why it skipped probes (reentrancy, missed kretprobe...).
-build_module() {
+# build_module NAME SCRIPT: compile SCRIPT into $work/NAME.ko for the guest,
+# its messages in $work/NAME.stap.err.  build_start NAME SCRIPT begins it
+# in the background, beside other builds (tests/stap-jobs.sh), and
+# build_wait NAME waits for it.  LKET_STAP_EXTRA: more stap options, e.g.
+# -DSTP_TIMING to have the module say at exit why it skipped probes
+# (reentrancy, missed kretprobe...).
+. "$top/tests/stap-jobs.sh"
+build_start() {
+	LKET_BUILDENV_OPTS=$stapopts
+	export LKET_BUILDENV_OPTS
 	# shellcheck disable=SC2086 # LKET_STAP_EXTRA is a list of options
-	(cd "$work" && LKET_BUILDENV_OPTS=$stapopts "$top/tools/lket-stap" \
-		${LKET_STAP_EXTRA:-} -p4 -m "$1" -e "$2" > /dev/null 2> "$work/$1.stap.err")
+	stap_job "$work" "$1" ${LKET_STAP_EXTRA:-} -e "$2"
 }
+build_wait() { stap_wait "$work" "$1"; }
+build_module() { build_start "$@" && build_wait "$1"; }
 
 
 # hook_list GROUP: the addevent.GROUP.* names stap -l lists (pair

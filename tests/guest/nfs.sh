@@ -70,22 +70,23 @@ ${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static -o nfswl \
 ${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static -o nfs-reclaim \
 	"$here/workloads/nfs-reclaim.c" || fail "cannot build the reclaim workload"
 # NFS_STAP_OPTS: extra stap options (e.g. -t to have staprun break the
-# skipped probes down by cause)
+# skipped probes down by cause).  The three modules are built side by
+# side (tests/stap-jobs.sh).
+. "$top/tests/stap-jobs.sh"
 # shellcheck disable=SC2086
-"$top/tools/lket-stap" -p4 -m lket_nfs ${NFS_STAP_OPTS:-} \
+stap_job "$work" lket_nfs ${NFS_STAP_OPTS:-} \
 	-e 'probe addevent.sunrpc {} probe addevent.nfs {} probe addevent.nfsd {}
-	    probe addevent.signal.flush {}' \
-	>stap.out 2>stap.err || { cat stap.err >&2; fail "cannot build the module"; }
+	    probe addevent.signal.flush {}'
 # shellcheck disable=SC2086
-"$top/tools/lket-stap" -p4 -m lket_nfs_reclaim ${NFS_STAP_OPTS:-} \
-	-e 'probe addevent.nfs.aop.writepage.entry, addevent.nfs.aop.writepage.return {}' \
-	>stap-reclaim.out 2>stap-reclaim.err ||
-	{ cat stap-reclaim.err >&2; fail "cannot build the reclaim module"; }
+stap_job "$work" lket_nfs_reclaim ${NFS_STAP_OPTS:-} \
+	-e 'probe addevent.nfs.aop.writepage.entry, addevent.nfs.aop.writepage.return {}'
 # an entry hook whose return hook the script lacks: nothing may hold the
 # task marks of busy VFS functions (tapset/nfs.stp) for a return that
 # never comes
-"$top/tools/lket-stap" -p4 -m lket_nfs_entry -e 'probe addevent.nfs.fop.read.entry {}' \
-	>stap-entry.out 2>stap-entry.err || { cat stap-entry.err >&2; fail "cannot build the entry-only module"; }
+stap_job "$work" lket_nfs_entry -e 'probe addevent.nfs.fop.read.entry {}'
+for m in lket_nfs lket_nfs_reclaim lket_nfs_entry; do
+	stap_wait "$work" $m || { cat "$m.stap.err" >&2; fail "cannot build $m"; }
+done
 
 # ---- guest: each staprun's -c command marks that every probe is armed
 # (stapio starts it only then; with 600 kprobes that takes seconds under

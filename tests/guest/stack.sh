@@ -56,9 +56,8 @@ group=stack
 
 nwrites=200
 
-# ---- 1. build
-check "build: iosyscall.write.entry with lket_stack() (stap -p4)" \
-	build_module lket_stack '
+# ---- 1. build, the five modules side by side (tests/stap-jobs.sh)
+build_start lket_stack '
 probe register_event {
 	register_user_event(GROUP_IOSYSCALL, HOOKID_IOSYSCALL_WRITE_ENTRY,
 			    "ADDRS", "stack")
@@ -69,22 +68,17 @@ probe addevent.iosyscall.write.entry, addevent.iosyscall.write.return {
 	lket_stack()
 }
 probe addevent.process.fork, addevent.process.execve {}'
-[ -s "$work/lket_stack.stap.err" ] && grep -i error "$work/lket_stack.stap.err"
 LKET_STAP_EXTRA=-DLKET_STACK=16
-check "build: the same hooks with -D LKET_STACK=16 (stap -p4)" \
-	build_module lket_stackall \
+build_start lket_stackall \
 	'probe addevent.iosyscall.write, addevent.process.fork, addevent.process.execve {}'
 LKET_STAP_EXTRA=
-[ -s "$work/lket_stackall.stap.err" ] && grep -i error "$work/lket_stackall.stap.err"
-check "build: ioscheduler.elv_add_request with lket_stack() (stap -p4)" \
-	build_module lket_stackio '
+build_start lket_stackio '
 probe register_event {
 	register_user_event(GROUP_IOSCHED, HOOKID_IOSCHED_ELV_ADD_REQUEST,
 			    "ADDRS", "stack")
 }
 probe addevent.ioscheduler.elv_add_request { lket_stack() }'
-check "build: nfsd.proc.write.entry and .return with lket_stack() (stap -p4)" \
-	build_module lket_stacknfs '
+build_start lket_stacknfs '
 probe register_event {
 	register_user_event(GROUP_NFSD, HOOKID_NFSD_PROC_WRITE_ENTRY,
 			    "ADDRS", "stack")
@@ -94,9 +88,7 @@ probe register_event {
 probe addevent.nfsd.proc.write.entry, addevent.nfsd.proc.write.return {
 	lket_stack()
 }'
-[ -s "$work/lket_stacknfs.stap.err" ] && grep -i error "$work/lket_stacknfs.stap.err"
-check "build: tskdispatch.ctxswitch and nfsd.proc.write with lket_stack() (stap -p4)" \
-	build_module lket_stacklate '
+build_start lket_stacklate '
 probe register_event {
 	register_user_event(GROUP_TASK, HOOKID_TASK_CTXSWITCH, "ADDRS", "stack")
 	register_user_event(GROUP_NFSD, HOOKID_NFSD_PROC_WRITE_ENTRY,
@@ -108,7 +100,16 @@ probe addevent.tskdispatch.ctxswitch, addevent.nfsd.proc.write.entry,
       addevent.nfsd.proc.write.return {
 	lket_stack()
 }'
-[ -s "$work/lket_stacklate.stap.err" ] && grep -i error "$work/lket_stacklate.stap.err"
+built() {	# built NAME: its build ended well; its errors shown
+	build_wait "$1"; _rc=$?
+	grep -i error "$work/$1.stap.err"
+	return $_rc
+}
+check "build: iosyscall.write.entry with lket_stack() (stap -p4)" built lket_stack
+check "build: the same hooks with -D LKET_STACK=16 (stap -p4)" built lket_stackall
+check "build: ioscheduler.elv_add_request with lket_stack() (stap -p4)" built lket_stackio
+check "build: nfsd.proc.write.entry and .return with lket_stack() (stap -p4)" built lket_stacknfs
+check "build: tskdispatch.ctxswitch and nfsd.proc.write with lket_stack() (stap -p4)" built lket_stacklate
 skip_guest
 [ -f "$work/lket_stack.ko" ] && [ -f "$work/lket_stackall.ko" ] &&
 	[ -f "$work/lket_stackio.ko" ] && [ -f "$work/lket_stacknfs.ko" ] &&

@@ -16,6 +16,8 @@ cd "$work"
 # ---- host: the workload and the modules
 ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -static -o workload \
 	"$top/tests/tapset/workload.c" || fail "cannot build the workload"
+# The modules, built side by side (tests/stap-jobs.sh); checked below.
+. "$top/tests/stap-jobs.sh"
 mods=
 # Each group's module also has the process hooks, as a user would: the
 # workload starts after tracing has (tools/lket-run-traced's wrapper forks
@@ -25,8 +27,7 @@ for g in $groups; do
 	[ "$g" = syscall ] && syscall_mod=yes
 	hooks="addevent.$g"
 	[ "$g" = process ] || hooks="$hooks, addevent.process"
-	lket_stap -p4 -m "lket_g_$g" -e "probe $hooks {}" >"stap-$g.out" 2>&1 ||
-		{ cat "stap-$g.out" >&2; fail "cannot build the $g module"; }
+	stap_job "$work" "lket_g_$g" -e "probe $hooks {}"
 	mods="$mods $g"
 done
 # lket(5)'s user-data example, on a hook of these groups: two fields
@@ -42,8 +43,7 @@ probe addevent.process.fork
 	printf("%4b%0s", $child->prio, kernel_string($parent->comm))
 }
 STP
-lket_stap -p4 -m lket_g_userdata userdata.stp >stap-userdata.out 2>&1 ||
-	{ cat stap-userdata.out >&2; fail "cannot build the user-data module"; }
+stap_job "$work" lket_g_userdata userdata.stp
 mods="$mods userdata"
 # The tapset's functions that take a kernel pointer, given bad ones: no
 # oops (the guest's log fails the test), no fault, a warning if a value
@@ -58,8 +58,7 @@ probe begin
 }
 probe addevent.syscall, addevent.process {}
 STP
-lket_stap -p4 -m lket_g_guard guard.stp >stap-guard.out 2>&1 ||
-	{ cat stap-guard.out >&2; fail "cannot build the bad-pointer module"; }
+stap_job "$work" lket_g_guard guard.stp
 mods="$mods guard"
 # User data on every syscall.entry of a workload that makes 20000 more
 # calls: records with what the probe body appended fill sub-buffers, and
@@ -76,13 +75,14 @@ probe addevent.syscall.entry
 }
 probe addevent.process {}
 STP
-lket_stap -p4 -m lket_g_uservol uservol.stp >stap-uservol.out 2>&1 ||
-	{ cat stap-uservol.out >&2; fail "cannot build the user-data volume module"; }
+stap_job "$work" lket_g_uservol uservol.stp
 mods="$mods uservol"
-lket_stap -D ASCII_TRACE -p4 -m lket_g_ascii -e 'probe addevent.process {}' \
-	>stap-ascii.out 2>&1 ||
-	{ cat stap-ascii.out >&2; fail "cannot build the text-trace module"; }
+stap_job "$work" lket_g_ascii -D ASCII_TRACE -e 'probe addevent.process {}'
 mods="$mods ascii"
+for m in $mods; do
+	stap_wait "$work" "lket_g_$m" ||
+		{ cat "lket_g_$m.stap.err" >&2; fail "cannot build the $m module"; }
+done
 
 # ---- guest: one tools/lket-run-traced per module; the consumer's
 # (stapio's) pid is kept to check that it traced nothing of itself.  Traces go to the guest's tmpfs

@@ -15,10 +15,12 @@
 # BUILD/roots, as tests/prepare-targets makes them; its tests start once
 # it is ready (tests/prepare-targets --start in the background).
 #
-# LKET_GUEST_JOBS tests run at once: by default one for every two CPUs.
-# A test keeps two CPUs busy: its guest's two emulated CPUs, or stap's
-# compiler jobs (measured on 2 CPUs: two tests at once took as long as
-# one after the other, the kernels without a warm stap cache longer).
+# LKET_GUEST_JOBS tests run at once: by default one for every CPU.  A
+# guest's two emulated CPUs take one host CPU (tests/vm/lket-vm: TCG
+# runs them in one thread, but for the few tests that ask for a thread
+# each); a test's stap builds share the CPUs (tests/stap-jobs.sh); and a
+# kernel's tracepoint queries are built once, not by two of its tests at
+# once (tools/lket-stap, tests/prepare-targets).
 # Each test's output is shown whole when it ends, and a table at the end
 # has every test's passed/total per kernel.
 # Exit 77 (skipped) only with LKET_SKIP_GUEST=1; any other failure fails.
@@ -32,7 +34,7 @@ if [ "${LKET_SKIP_GUEST:-}" = 1 ]; then
 	exit 77
 fi
 cpus=$(nproc 2>/dev/null || echo 1)
-jobs=${LKET_GUEST_JOBS:-$((cpus / 2 > 1 ? cpus / 2 : 1))}
+jobs=${LKET_GUEST_JOBS:-$cpus}
 case $jobs in ''|*[!0-9]*|0) echo "guest: LKET_GUEST_JOBS=$jobs is not a count" >&2; exit 2 ;; esac
 
 # The longest first, so that the last to end is a short one (seconds
@@ -197,13 +199,6 @@ while [ "$done_" -lt "$total" ]; do
 done
 wait
 
-for name in $failed; do
-	rel=${name%%:*} t=${name#*:}
-	echo "== guest: why $t failed on $rel:"
-	grep "^$rel $t " "$state/ended" | while read -r _ _ _ log; do
-		grep -E 'not ok|FAIL|fail|WARNING|BUG|Oops' "$log" | head -n 30
-	done
-done
 # passed/total of each test on each kernel, from the line every test
 # ends with ("NAME: P passed, F failed")
 echo "== guest: passed/total"
@@ -225,6 +220,17 @@ echo "== guest: passed/total"
 		echo
 	done
 } | tee "$state/table"
+# Why each failed, last: what a reader of only the end of make check's
+# output sees (the whole log was shown when the test ended)
+for name in $failed; do
+	rel=${name%%:*} t=${name#*:}
+	echo "== guest: why $t failed on $rel:"
+	grep "^$rel $t " "$state/ended" | while read -r _ _ _ log; do
+		grep -E 'not ok|FAIL|fail|WARNING|BUG|Oops' "$log" | head -n 12
+		echo "-- the end of its log:"
+		tail -n 8 "$log"
+	done
+done
 [ -z "$failed" ] || echo "guest: failed:$failed"
 echo "guest: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -38,6 +38,10 @@
 #                           GUEST_LKET_B="-DOPTION ...": LKET built
 #                           with these stap options too, run beside the
 #                           other tracers as "lketb" (to compare builds)
+#                           GUEST_LKET_B_TREE=DIR: "lketb" built by
+#                           another checkout's tools/lket-stap, in its
+#                           own build folder (to compare versions in one
+#                           boot: git worktree add DIR REV; make -C DIR)
 #                           GUEST_TRACERS="none lket lketb stap ...":
 #                           only these (default: all of them)
 #
@@ -79,7 +83,14 @@ build_module() { # NAME SCRIPT [STAP OPTION...]: prints the .ko or nothing
 	name=$1 script=$2
 	shift 2
 	rm -f "$dir/$name.ko"
-	if (cd "$dir" && "$top/tools/lket-stap" -p4 -m "$name" -DSTP_NO_OVERLOAD \
+	# lketb of another checkout: its lket-stap, its build folder and cache
+	stap_tool=$top/tools/lket-stap
+	case $name in
+	lketb_*) [ -z "${GUEST_LKET_B_TREE:-}" ] ||
+		stap_tool="env -u LKET_BUILDDIR -u SYSTEMTAP_DIR $GUEST_LKET_B_TREE/tools/lket-stap" ;;
+	esac
+	# shellcheck disable=SC2086 # stap_tool is a command and its arguments
+	if (cd "$dir" && $stap_tool -p4 -m "$name" -DSTP_NO_OVERLOAD \
 		"$@" -e "$script" > "$dir/$name.log" 2>&1); then
 		echo "$dir/$name.ko"
 	else
@@ -102,10 +113,10 @@ for mode in $modes; do
 	build_module "lket_$tag" "$lket" > /dev/null
 	build_module "floor_$tag" "$floor" -u > /dev/null
 	# shellcheck disable=SC2086
-	[ -z "${GUEST_LKET_B:-}" ] ||
-		build_module "lketb_$tag" "$lket" $GUEST_LKET_B > /dev/null
+	[ -z "${GUEST_LKET_B:-}${GUEST_LKET_B_TREE:-}" ] ||
+		build_module "lketb_$tag" "$lket" ${GUEST_LKET_B:-} > /dev/null
 	for m in lket floor lketb; do
-		[ $m != lketb ] || [ -n "${GUEST_LKET_B:-}" ] || continue
+		[ $m != lketb ] || [ -n "${GUEST_LKET_B:-}${GUEST_LKET_B_TREE:-}" ] || continue
 		var=LKET; [ $m = floor ] && var=STAP; [ $m = lketb ] && var=LKETB
 		if [ -f "$dir/${m}_$tag.ko" ]; then
 			env_modules="$env_modules --env ${var}_KO_$mode=$dir/${m}_$tag.ko"

@@ -232,11 +232,12 @@ static inline bool lket_is_consumer(const struct task_struct *task)
 }
 
 /*
- * A switch from the consumer to another task is that task's switch-in,
- * not the consumer's doing: addevent.tskdispatch.ctxswitch records it
- * although current is the consumer (without it, a task that got the CPU
- * from stapio had no switch-in in the trace).  Set by that hook's probe
- * just before its lket_skip(), in the same handler, which clears it.
+ * A switch from the consumer to another task (or to idle) is recorded
+ * although current is the consumer: addevent.tskdispatch.ctxswitch
+ * records every switch, so that on each CPU a switch's prev is the
+ * previous switch's next (without it, a task that got the CPU from
+ * stapio had no switch-in in the trace).  Set by that hook's probe just
+ * before its lket_skip(), in the same handler, which clears it.
  */
 static DEFINE_PER_CPU(bool, lket_switch_from_consumer);
 
@@ -806,9 +807,9 @@ static struct lket_stack_buf *lket_stack_take(struct pt_regs *regs,
 	unsigned int own = 0;
 
 	/*
-	 * The one record the consumer gets, a switch from it (the next
-	 * task's switch-in), has none of its frames: LKET records nothing
-	 * the consumer does, and they would be its reads in this module.
+	 * The one record the consumer gets, a switch from it, has none
+	 * of its frames: LKET records nothing else the consumer does, and
+	 * they would be its reads in this module.
 	 */
 	if (in_task() && lket_is_consumer(current)) {
 		buf->n = 0;

@@ -136,9 +136,8 @@ for m in $mods; do
 	fi
 	c=$(cat "$res/$m.consumer")
 	# Nothing of the consumer (stapio), but the snapshot's own records
-	# and its switches to other tasks (their switch-ins); no switch to it.
-	if awk -v c="$c" '$6 == "tskdispatch.ctxswitch" && $8 == "next_pid=" c { print; next }
-			  $6 != "process.snapshot" && $6 != "tskdispatch.ctxswitch" &&
+	# and its context switches
+	if awk -v c="$c" '$6 != "process.snapshot" && $6 != "tskdispatch.ctxswitch" &&
 			  ($3 == c || $4 == c)' "$m.out" | grep -q .; then
 		echo "$name: $m: events of the consumer (pid $c) were traced" >&2
 		status=1
@@ -191,6 +190,22 @@ for m in $mods; do
 		check "$m" "switch away from the workload" " tskdispatch\.ctxswitch prev_pid=$w next_pid=[0-9]+ prev_state=[0-9]+"
 		check "$m" "switch to the workload" " tskdispatch\.ctxswitch prev_pid=[0-9]+ next_pid=$w prev_state=[0-9]+"
 		check "$m" "idle" " 0 [^ ]+ [^ ]+ tskdispatch\.cpuidle current_pid=0"
+		# the consumer's switches too: on each CPU, a switch's prev is
+		# the previous switch's next (what lttng-cputop follows)
+		awk -v c="$c" '$6 != "tskdispatch.ctxswitch" { next }
+			{ prev = substr($7, 10); next_ = substr($8, 10) }
+			$4 == c { consumer[prev] = 1 }
+			($2 in last) && last[$2] != prev { broken++; if (!shown++) print "  " $0 " after next_pid=" last[$2] > "/dev/stderr" }
+			{ last[$2] = next_; n++; to[next_] = 1 }
+			END {
+				for (t in consumer) if (t in to) tocons++
+				printf "%d %d %d\n", n, broken, tocons
+			}' "$m.out" >chain.txt
+		read -r nsw broken tocons <chain.txt || true
+		if [ "${broken:-1}" != 0 ] || [ "${tocons:-0}" = 0 ]; then
+			echo "$name: $m: of ${nsw:-no} switches, ${broken:-?} do not start from the previous one's next task on their CPU; switches to the consumer's threads: ${tocons:-0}" >&2
+			status=1
+		fi
 		;;
 	pagefault)
 		base=$(sed -n 's/^workload: pid [0-9]* pages 0x\([0-9a-f]*\)/\1/p' "$res/$m.stdout")

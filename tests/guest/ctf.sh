@@ -96,8 +96,7 @@ check "core: sched_switch events, each from the task it switches out" sh -c "
 	[ \$(grep -c ' sched_switch: ' '$res/core.bt') -gt 0 ] &&
 	! grep ' sched_switch: ' '$res/core.bt' |
 		grep -v 'tid = \([0-9]*\), pid = [-0-9]*, procname = \"[^\"]*\" }, { prev_comm = \"[^\"]*\", prev_tid = \1,'"
-# a task that got the CPU from stapio (whose own switches are left out)
-# still has its switch-in
+# every task, one that got the CPU from stapio too, has its switch-in
 awk -f "$top/tests/guest/switch-in.awk" "$res/core.txt" > "$res/core.switch-in"
 check "core: every system call after its task's switch-in on that CPU ($(tail -n 1 "$res/core.switch-in"))" \
 	grep -q ' 0 without a switch-in$' "$res/core.switch-in"

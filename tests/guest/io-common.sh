@@ -38,6 +38,9 @@ finish() {
 
 stapopts=$("$top/tools/lket-buildenv" --release "$rel" --builddir "$builddir") ||
 	{ echo "$group: lket-buildenv failed" >&2; exit 1; }
+# every tools/lket-stap of the test builds with them
+LKET_BUILDENV_OPTS=$stapopts
+export LKET_BUILDENV_OPTS
 
 # The catalogue and lket-b2a must be current (in the build folder in
 # use: make check-rt's is not build/).
@@ -53,8 +56,6 @@ make -s -C "$top" BUILD="$builddir" tapset/lket_catalogue.stp \
 # (reentrancy, missed kretprobe...).
 . "$top/tests/stap-jobs.sh"
 build_start() {
-	LKET_BUILDENV_OPTS=$stapopts
-	export LKET_BUILDENV_OPTS
 	# shellcheck disable=SC2086 # LKET_STAP_EXTRA is a list of options
 	stap_job "$work" "$1" ${LKET_STAP_EXTRA:-} -e "$2"
 }
@@ -65,7 +66,7 @@ build_module() { build_start "$@" && build_wait "$1"; }
 # hook_list GROUP: the addevent.GROUP.* names stap -l lists (pair
 # aliases included)
 hook_list() {
-	LKET_BUILDENV_OPTS=$stapopts "$top/tools/lket-stap" -l "addevent.$1.**" \
+	"$top/tools/lket-stap" -l "addevent.$1.**" \
 		2>/dev/null | grep "^addevent\.$1\." | sort
 }
 

@@ -17,8 +17,7 @@
 #
 # LKET_GUEST_JOBS tests run at once: by default one for every CPU.  A
 # guest's two emulated CPUs take one host CPU (tests/vm/lket-vm: TCG
-# runs them in one thread, but for the few tests that ask for a thread
-# each); a test's stap builds share the CPUs (tests/stap-jobs.sh); and a
+# runs them in one thread); a test's stap builds share the CPUs (tests/stap-jobs.sh); and a
 # kernel's tracepoint queries are built once, not by two of its tests at
 # once (tools/lket-stap, tests/prepare-targets).
 # Each test's output is shown whole when it ends, and a table at the end

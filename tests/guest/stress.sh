@@ -270,9 +270,8 @@ truncate -s 256M disk.img
 qemu_disk="-device virtio-scsi-pci,id=lketscsi -drive file=$work/disk.img,if=none,id=lketdisk,format=raw,cache=unsafe -device scsi-hd,drive=lketdisk,bus=lketscsi.0"
 t0=$(date +%s)
 rc=0
-# a thread per emulated CPU: the load runs on both at the same time
 "$top/tests/vm/lket-vm" run --timeout "${LKET_VM_TIMEOUT:-$((seconds * 4 + 900))}" \
-	--tcg-threads multi --results "$res" --extra-qemu "$qemu_disk" --script job.sh >guest.out 2>&1 || rc=$?
+	--results "$res" --extra-qemu "$qemu_disk" --script job.sh >guest.out 2>&1 || rc=$?
 guest_s=$(($(date +%s) - t0))
 rm -f disk.img
 if [ $rc = 0 ]; then

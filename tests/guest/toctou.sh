@@ -37,8 +37,7 @@ d=\$(mktemp -d /run/lket-toctou.XXXXXX)
 echo "run rc=\$?"
 exit 0
 EOS
-# a thread per emulated CPU: the flipping thread runs while the call does
-run_guest "$work/guest.sh" --tcg-threads multi
+run_guest "$work/guest.sh"
 if ! ls "$res/t"_* > /dev/null 2>&1; then
 	nok "no trace files"; finish
 fi

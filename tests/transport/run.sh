@@ -131,9 +131,7 @@ lsmod | grep -q lkettx && echo "module still loaded"
 exit 0
 EOS
 rc=0
-# a thread per emulated CPU: the unpinned run needs a reader and a writer
-# running at the same time on two CPUs
-"$top/tests/vm/lket-vm" run --timeout "${LKET_VM_TIMEOUT:-240}" --results "$res" --tcg-threads multi \
+"$top/tests/vm/lket-vm" run --timeout "${LKET_VM_TIMEOUT:-240}" --results "$res" \
 	--env "W=$work" --env "RES=$res" --env "TOP=$top" --env "NWORK=$nwork" --env "NUNPINNED=$nunpinned" \
 	--script "$work/guest.sh" >"$work/guest.out" || rc=$?
 cat "$work/guest.out"

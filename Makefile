@@ -284,7 +284,8 @@ install: all
 	install -m 755 tools/lket-stap tools/lket-run-traced tools/lket-buildenv tools/lket-target \
 		$(DESTDIR)$(BINDIR)/
 	install -m 644 tools/stap-runtime-patches/*.patch $(DESTDIR)$(RTPATCHDIR)/
-	install -m 644 tools/lket-kbuild.mk tools/lket-tracequery.h $(DESTDIR)$(PREFIX)/share/lket/
+	install -m 644 tools/lket-kbuild.mk tools/lket-tracequery.h \
+		tools/lket-syscall-table.awk $(DESTDIR)$(PREFIX)/share/lket/
 	install -m 644 tapset/*.stp tapset/*.stpm $(DESTDIR)$(TAPSETDIR)/
 	install -m 644 runtime/*.h runtime/*.def runtime/targets \
 		$(DESTDIR)$(RUNTIMEDIR)/

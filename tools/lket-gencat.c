@@ -4,9 +4,10 @@
  *
  *   lket-gencat stp [FILE...]	tapset/lket_catalogue.stp: the FILEs (the
  *				runtime's C headers) as one embedded-C
- *				block, GROUP_ and HOOKID_ globals, the
- *				register_sys_event() calls and one record
- *				writer per event
+ *				block, GROUP_ and HOOKID_ globals, every
+ *				hook's metadata (a C table, which begin
+ *				probes register) and one record writer per
+ *				event
  *   lket-gencat aliases	tapset/lket_aliases.stp: the public addevent.*
  *				aliases of every hook, group and entry+return
  *				pair, with the records' skip gate and writer
@@ -268,6 +269,49 @@ static int gen_stp(int nfiles, char **files)
 			       events[i].hook);
 
 	/*
+	 * The metadata of every hook, as a C table that a loop walks: a
+	 * register_sys_event() call per hook in the script was a third of
+	 * every module's C, and of its build time.
+	 */
+	printf("\n%%{\n/* Every hook's group, hook ID, field types and names, and name. */\n"
+	       "static const struct lket_hook_meta {\n"
+	       "\tu8 group, hook;\n\tconst char *fmt, *names, *name;\n"
+	       "} lket_hook_meta[] = {\n");
+	for (i = 0, n = 0; i < ARRAY_SIZE(events); i++) {
+		const struct event *e = &events[i];
+
+		if (e->kind == META)
+			continue;
+		printf("\t{ %d, %d, \"%s\", \"%s\", \"%s\" },\n",
+		       e->group, e->hook, e->fmt, e->names, e->name);
+		n++;
+	}
+	printf("};\n%%}\n");
+	printf("\nfunction _lket_hook_meta_count:long()\n"
+	       "%%{ /* pure */\n\tSTAP_RETVALUE = ARRAY_SIZE(lket_hook_meta);\n%%}\n");
+	printf("\nfunction _lket_hook_meta_id:long(i:long, hook:long)\n"
+	       "%%{ /* pure */\n"
+	       "\tconst struct lket_hook_meta *m = NULL;\n\n"
+	       "\tif (STAP_ARG_i >= 0 && STAP_ARG_i < ARRAY_SIZE(lket_hook_meta))\n"
+	       "\t\tm = &lket_hook_meta[STAP_ARG_i];\n"
+	       "\tSTAP_RETVALUE = !m ? -1 : STAP_ARG_hook ? m->hook : m->group;\n%%}\n");
+	printf("\n/* what: 0 the field types, 1 their names, 2 the hook's name */\n"
+	       "function _lket_hook_meta_text:string(i:long, what:long)\n"
+	       "%%{ /* pure */\n"
+	       "\tconst struct lket_hook_meta *m = NULL;\n\n"
+	       "\tif (STAP_ARG_i >= 0 && STAP_ARG_i < ARRAY_SIZE(lket_hook_meta))\n"
+	       "\t\tm = &lket_hook_meta[STAP_ARG_i];\n"
+	       "\tstrlcpy(STAP_RETVALUE, !m ? \"\" : STAP_ARG_what == 0 ? m->fmt :\n"
+	       "\t\tSTAP_ARG_what == 1 ? m->names : m->name, MAXSTRINGLEN);\n%%}\n");
+	printf("\nfunction _lket_register_hooks(first:long)\n{\n"
+	       "\tfor (i = first; i < first + %d && i < _lket_hook_meta_count(); i++) {\n"
+	       "\t\tgrpid = _lket_hook_meta_id(i, 0)\n"
+	       "\t\thookid = _lket_hook_meta_id(i, 1)\n"
+	       "\t\tregister_sys_event(grpid, hookid, _lket_hook_meta_text(i, 0),\n"
+	       "\t\t\t\t   _lket_hook_meta_text(i, 1))\n"
+	       "\t\t_lket_event_desc(grpid, hookid, _lket_hook_meta_text(i, 2))\n"
+	       "\t}\n}\n", (int)META_CHUNK);
+	/*
 	 * A begin probe's handler runs with interrupts off: the metadata of
 	 * all hooks in one took 8 to 12 ms in the RT guest (TCG,
 	 * bench/rt-start.sh), so a handler writes META_CHUNK hooks'.  They
@@ -276,21 +320,8 @@ static int gen_stp(int nfiles, char **files)
 	printf("\n/* The metadata of every hook, written before the first event,\n"
 	       " * %d hooks a handler (tapset/lket_core.stp: the start-up order). */\n",
 	       (int)META_CHUNK);
-	for (i = 0, n = 0; i < ARRAY_SIZE(events); i++) {
-		const struct event *e = &events[i];
-
-		if (e->kind == META)
-			continue;
-		if (n % META_CHUNK == 0)
-			printf("%sprobe begin(-1000000002)\n{\n", n ? "}\n\n" : "");
-		printf("\tregister_sys_event(%d, %d, \"%s\", \"%s\")\n",
-		       e->group, e->hook, e->fmt, e->names);
-		printf("\t_lket_event_desc(%d, %d, \"%s\")\n",
-		       e->group, e->hook, e->name);
-		n++;
-	}
-	if (n)
-		printf("}\n");
+	for (i = 0; i < n; i += META_CHUNK)
+		printf("probe begin(-1000000002) { _lket_register_hooks(%zu) }\n", i);
 
 	for (i = 0; i < ARRAY_SIZE(events); i++)
 		stp_writer(&events[i]);

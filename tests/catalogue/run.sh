@@ -64,7 +64,8 @@ done > "$tmp/man-missing"
 
 # 4. The tapset's catalogue registers every event with the catalogue's
 # fields, and has a writer for each.
-regs=$(grep -c '^	register_sys_event(' "$top/tapset/lket_catalogue.stp")
+regs=$(sed -n '/^} lket_hook_meta\[\] = {$/,/^};$/p' "$top/tapset/lket_catalogue.stp" |
+	grep -cE '^	\{ [0-9]+, [0-9]+, "[A-Z0-9:]*", "[a-z0-9_:]*", "[a-z0-9_.]+" \},$')
 want=$("$gencat" fields | wc -l)
 [ "$regs" = "$want" ] && ok "tapset registers $regs events" ||
 	nok "tapset registers $regs events, catalogue has $want"

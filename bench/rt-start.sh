@@ -86,7 +86,7 @@ exec 9>&-
 wait
 exit 0
 EOS
-"$top/tests/vm/lket-vm" run --timeout 1800 --results "$res" --tcg-threads multi \
+LKET_VM_CPU=${LKET_VM_CPU:-max} "$top/tests/vm/lket-vm" run --timeout 1800 --results "$res" --tcg-threads multi \
 	--script "$work/guest.sh" > "$work/guest.out" 2>&1 ||
 	{ cat "$work/guest.out"; echo "rt-start: the guest failed" >&2; exit 1; }
 

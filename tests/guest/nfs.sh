@@ -70,21 +70,26 @@ ${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static -o nfswl \
 ${CC:-cc} -std=gnu11 -O2 -Wall -Wextra -Werror -static -o nfs-reclaim \
 	"$here/workloads/nfs-reclaim.c" || fail "cannot build the reclaim workload"
 # NFS_STAP_OPTS: extra stap options (e.g. -t to have staprun break the
-# skipped probes down by cause).  The three modules are built side by
-# side (tests/stap-jobs.sh).
+# skipped probes down by cause).  The modules are built side by side
+# (tests/stap-jobs.sh).
 . "$top/tests/stap-jobs.sh"
 # shellcheck disable=SC2086
 stap_job "$work" lket_nfs ${NFS_STAP_OPTS:-} \
 	-e 'probe addevent.sunrpc {} probe addevent.nfs {} probe addevent.nfsd {}
 	    probe addevent.signal.flush {}'
-# shellcheck disable=SC2086
-stap_job "$work" lket_nfs_reclaim ${NFS_STAP_OPTS:-} \
-	-e 'probe addevent.nfs.aop.writepage.entry, addevent.nfs.aop.writepage.return {}'
+mods="lket_nfs lket_nfs_entry"
+# (the module of the reclaim boot, only where that boot is made)
+if [ $writepage_by = reclaim ]; then
+	# shellcheck disable=SC2086
+	stap_job "$work" lket_nfs_reclaim ${NFS_STAP_OPTS:-} \
+		-e 'probe addevent.nfs.aop.writepage.entry, addevent.nfs.aop.writepage.return {}'
+	mods="$mods lket_nfs_reclaim"
+fi
 # an entry hook whose return hook the script lacks: nothing may hold the
 # task marks of busy VFS functions (tapset/nfs.stp) for a return that
 # never comes
 stap_job "$work" lket_nfs_entry -e 'probe addevent.nfs.fop.read.entry {}'
-for m in lket_nfs lket_nfs_reclaim lket_nfs_entry; do
+for m in $mods; do
 	stap_wait "$work" $m || { cat "$m.stap.err" >&2; fail "cannot build $m"; }
 done
 

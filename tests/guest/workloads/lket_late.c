@@ -4,11 +4,11 @@
  * tests/guest/latemod.sh.  Built twice: the script is compiled against
  * the build with LKET_LATE_SUFFIX "0", the guest loads the one with "1".
  *
- *  - lket_late_plain(): the same in both (gcc makes it a .constprop
- *    clone): its probe must be armed and fire once, from the init;
- *  - lket_late_clone(): its symbol is lket_late_clone.isra.N (and
- *    gcc's .constprop.0 after that), N the suffix: the loaded build has
- *    no symbol of the name the script knows;
+ *  - lket_late_plain(): the same in both: its probe must be armed and
+ *    fire once, from the init;
+ *  - lket_late_clone(): its symbol is lket_late_clone.isra.N, N the
+ *    suffix: the loaded build has no symbol of the name the script
+ *    knows;
  *  - lket_late_blocked(): on the kprobe blacklist (NOKPROBE_SYMBOL): the
  *    kernel refuses to register a probe there.
  */
@@ -19,15 +19,20 @@
 #define LKET_LATE_SUFFIX "0"
 #endif
 
-static noinline int lket_late_plain(int x)
+/*
+ * noipa, not only noinline: gcc 14 (Debian 13) works out what such a
+ * function returns for a constant argument and drops the call, so that
+ * a probe on it, armed, never fired.
+ */
+static noinline __attribute__((noipa)) int lket_late_plain(int x)
 {
 	return x + 1;
 }
 
 /* the name a .isra clone gets, numbered by the build */
-static noinline int lket_late_clone(int x)
+static noinline __attribute__((noipa)) int lket_late_clone(int x)
 	__asm__("lket_late_clone.isra." LKET_LATE_SUFFIX);
-static noinline int lket_late_clone(int x)
+static noinline __attribute__((noipa)) int lket_late_clone(int x)
 {
 	return x * 2;
 }

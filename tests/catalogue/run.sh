@@ -27,6 +27,11 @@ awk '/^addevent\.(iosyscall|aio|sunrpc|nfs|nfsd)\..*\.entry/ &&
      $1 !~ /nfs\.proc\.(read|write|commit)_setup/ {
 	name = $1; sub(/\.entry$/, ".return", name)
 	print name " return(INT64)" }' "$tmp/spec" >> "$tmp/spec"
+# Fields LKET adds at the end of a record lket(5) defines (readers that
+# follow a trace's metadata read both): syscall.return's return value,
+# which LTTng's analyses of the CTF export read for every system call.
+sed -i 's/^addevent\.syscall\.return syscall_name(STRING)$/&, return(INT64)/' \
+	"$tmp/spec"
 sort "$tmp/spec" > "$tmp/spec.sorted"
 "$gencat" fields | sort > "$tmp/catalogue"
 if diff -u "$tmp/spec.sorted" "$tmp/catalogue" > "$tmp/diff"; then

@@ -25,6 +25,8 @@
  *           CPU 0 and 1, tid 0 writing records in between
  *   sysnames  EVENTS system calls of as many names, an entry and a
  *           return each, on 2 CPUs
+ *   calls   system calls that both the syscall group and an iosyscall
+ *           hook record, next to each other on their CPU or not
  *   nameless  system calls without a name: rt_sigreturn's return (the
  *           return hook reads the number from the registers it restored)
  *           and a number no table knows, entry and return
@@ -567,8 +569,9 @@ static void golden(bool bad_metadata)
 	event(0, t + 1500, 4242, "iosyscall.open.entry",
 	      "/tmp/a \"quoted\"\tname\n", I(0101), I(0644));
 	event(0, t + 1600, 4242, "iosyscall.open.return", I(3));
-	event(1, t + 1700, 4243, "syscall.return", "getppid");
-	event(0, t + 2000, 4242, "syscall.return", "openat");
+	event(1, t + 1700, 4243, "syscall.return", "getppid",
+	      I(4242));
+	event(0, t + 2000, 4242, "syscall.return", "openat", I(3));
 	event(1, t + 2100, 4243, "pagefault", I(0x7f0012345000ll), I(1));
 	event(0, t + 2200, 4242, "process.fork", I(4250), I(4250), I(4242));
 	event(1, t + 2300, 4250, "process.execve", I(4250), "/usr/bin/true");
@@ -750,7 +753,7 @@ static void bench(long n)
 		default:
 			event(cpu, t, 4242 + (uint32_t)cpu,
 			      (state >> 12) & 1 ? "syscall.entry" : "syscall.return",
-			      calls[(state >> 20) % 10]);
+			      calls[(state >> 20) % 10], I(0));
 		}
 	}
 }
@@ -771,7 +774,7 @@ static void syscalls(long n)
 		/* about 100 ns between events, some jitter */
 		t += 90 + (state >> 59);
 		event(1, t, 4242, i & 1 ? "syscall.return" : "syscall.entry",
-		      "getppid");
+		      "getppid", I(4242));
 	}
 }
 
@@ -801,7 +804,7 @@ static void bigflush(void)
 				damage(40);
 			event(1, t + 100000 * (uint64_t)k + 20 + 10 * (uint64_t)i,
 			      4242, i & 1 ? "syscall.return" : "syscall.entry",
-			      "clock_nanosleep");
+			      "clock_nanosleep", I(0));
 		}
 		batch_end();
 		/* and a flush of garbage alone (but its packet record) */
@@ -811,8 +814,9 @@ static void bigflush(void)
 			batch_end();
 		}
 	}
-	event(0, t + 300000, 4243, "syscall.return", "read");
-	event(1, t + 300000, 4242, "syscall.return", "getpid");
+	event(0, t + 300000, 4243, "syscall.return", "read", I(64));
+	event(1, t + 300000, 4242, "syscall.return", "getpid",
+	      I(4242));
 }
 
 /*
@@ -839,7 +843,7 @@ static void idle(void)
 		event(cpu, c + 400, 0, "tskdispatch.cpuidle", I(0));
 		event(cpu, c + 500, 0, "tskdispatch.ctxswitch", I(0), I(tid),
 		      I(0));
-		event(cpu, c + 600, tid, "syscall.return", "read");
+		event(cpu, c + 600, tid, "syscall.return", "read", I(64));
 	}
 }
 
@@ -857,7 +861,7 @@ static void sysnames(long n)
 		event((int)(i & 1), t + 100 * (uint64_t)i + 10, 4242,
 		      "syscall.entry", name);
 		event((int)(i & 1), t + 100 * (uint64_t)i + 60, 4242,
-		      "syscall.return", name);
+		      "syscall.return", name, I(0));
 	}
 }
 
@@ -869,9 +873,67 @@ static void nameless(void)
 	metadata(t);
 	event(0, t, 900, "process.snapshot", I(4243), I(4243), I(1), "sig");
 	event(0, t + 10, 4243, "syscall.entry", "rt_sigreturn");
-	event(0, t + 20, 4243, "syscall.return", "");
+	event(0, t + 20, 4243, "syscall.return", "", I(0));
 	event(1, t + 30, 4243, "syscall.entry", "");
-	event(1, t + 40, 4243, "syscall.return", "");
+	event(1, t + 40, 4243, "syscall.return", "", I(0));
+}
+
+/*
+ * System calls that the syscall group and an iosyscall hook both record
+ * (the CTF export writes them once): an openat and a read whose records
+ * are next to each other, a read whose hook record another thread's
+ * event comes between, a write of the hook alone, an lseek whose hook
+ * record is lost, a tgkill (the signal group's hook) and a kill without
+ * its hook; the threads switched to and from as they run.
+ */
+static void calls(void)
+{
+	uint64_t t = 4000000000ull;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(4300), I(4300), I(1), "cat");
+	event(0, t, 900, "process.snapshot", I(4301), I(4301), I(1), "sh");
+	event(0, t + 50, 0, "tskdispatch.ctxswitch", I(0), I(4300), I(0));
+	event(1, t + 50, 0, "tskdispatch.ctxswitch", I(0), I(4301), I(0));
+	event(0, t + 100, 4300, "syscall.entry", "openat");
+	event(0, t + 110, 4300, "iosyscall.open.entry", "/etc/passwd",
+	      I(0x80000), I(0));
+	event(0, t + 190, 4300, "iosyscall.open.return", I(3));
+	event(0, t + 200, 4300, "syscall.return", "openat", I(3));
+	event(0, t + 300, 4300, "syscall.entry", "read");
+	event(0, t + 310, 4300, "iosyscall.read.entry", I(3),
+	      I(0x7ffd1000), I(4096));
+	event(0, t + 390, 4300, "iosyscall.read.return", I(1203));
+	event(0, t + 400, 4300, "syscall.return", "read", I(1203));
+	event(0, t + 450, 4300, "tskdispatch.ctxswitch", I(4300), I(0), I(1));
+	event(1, t + 460, 4301, "tskdispatch.ctxswitch", I(4301), I(4300),
+	      I(1));
+	event(1, t + 500, 4300, "syscall.entry", "read");
+	event(1, t + 505, 4301, "pagefault", I(0x7f0012345000ll), I(1));
+	event(1, t + 510, 4300, "iosyscall.read.entry", I(3),
+	      I(0x7ffd1000), I(4096));
+	event(1, t + 590, 4300, "iosyscall.read.return", I(0));
+	event(1, t + 600, 4300, "syscall.return", "read", I(0));
+	event(1, t + 650, 4300, "tskdispatch.ctxswitch", I(4300), I(4301),
+	      I(1));
+	event(0, t + 660, 0, "tskdispatch.ctxswitch", I(0), I(4300), I(0));
+	event(1, t + 700, 4301, "iosyscall.write.entry", I(1),
+	      I(0x7ffd2000), I(6));
+	event(1, t + 790, 4301, "iosyscall.write.return", I(6));
+	event(0, t + 800, 4300, "syscall.entry", "lseek");
+	event_ex(0, t + 810, 4300, true, "iosyscall.lseek.entry", NULL, I(3),
+		 I(0), I(0));
+	event(0, t + 890, 4300, "iosyscall.lseek.return", I(0));
+	event(0, t + 900, 4300, "syscall.return", "lseek", I(0));
+	event(0, t + 1000, 4300, "syscall.entry", "getpid");
+	event(0, t + 1100, 4300, "syscall.return", "getpid", I(4300));
+	event(0, t + 1200, 4300, "syscall.entry", "tgkill");
+	event(0, t + 1210, 4300, "signal.systgkill.entry", I(4301), I(4301),
+	      I(15));
+	event(0, t + 1290, 4300, "signal.systgkill.return", I(0));
+	event(0, t + 1300, 4300, "syscall.return", "tgkill", I(0));
+	event(0, t + 1400, 4300, "syscall.entry", "kill");
+	event(0, t + 1500, 4300, "syscall.return", "kill", I(-3));
 }
 
 /* Strings to escape, in fields and in a process name. */
@@ -908,11 +970,12 @@ static void formulas(uint64_t t)
 		      names[i]);
 }
 
-static void pair(int cpu, uint64_t *t, uint32_t tid, const char *entry,
-		 const char *ret, const char *name, uint64_t lat)
+/* A system call name of lat ns that returns ret. */
+static void syscall_pair(int cpu, uint64_t *t, uint32_t tid,
+			 const char *name, uint64_t lat, int64_t ret)
 {
-	event(cpu, *t, tid, entry, name);
-	event(cpu, *t + lat, tid, ret, name);
+	event(cpu, *t, tid, "syscall.entry", name);
+	event(cpu, *t + lat, tid, "syscall.return", name, ret);
 	*t += lat + 1000;
 }
 
@@ -937,12 +1000,10 @@ static void latency(void)
 	event(0, t, 900, "process.snapshot", I(5002), I(5002), I(1), "lat-b");
 	t += 1000;
 	for (i = 1; i <= 100; i++)
-		pair(0, &t, 5001, "syscall.entry", "syscall.return", "read",
-		     (uint64_t)i * 1000);
+		syscall_pair(0, &t, 5001, "read", (uint64_t)i * 1000, I(64));
 	for (i = 0; i < 10; i++)
-		pair(0, &t, 5002, "syscall.entry", "syscall.return", "write",
-		     2000);
-	event(0, t, 5002, "syscall.return", "write");	/* no entry */
+		syscall_pair(0, &t, 5002, "write", 2000, I(64));
+	event(0, t, 5002, "syscall.return", "write", I(64)); /* no entry */
 	t += 1000;
 	event(0, t, 5002, "syscall.entry", "write");	/* never returns */
 	t += 1000;
@@ -1100,7 +1161,7 @@ static void timechart(long n)
 		default:		/* system calls */
 			event(cpu, t, cur[cpu], in_sys[cur[cpu]] ?
 			      "syscall.return" : "syscall.entry",
-			      cur[cpu] & 1 ? "read" : "write");
+			      cur[cpu] & 1 ? "read" : "write", I(64));
 			in_sys[cur[cpu]] = !in_sys[cur[cpu]];
 		}
 	}
@@ -1117,10 +1178,11 @@ static void backwards(void)
 	event(1, t + 3000, 6002, "syscall.entry", "write");
 	event(0, t + 5000, 6001, "syscall.entry", "read");
 	/* CPU 0's clock steps back 3 us: two records before t + 5000 */
-	event(0, t + 2000, 6001, "syscall.return", "read");
+	event(0, t + 2000, 6001, "syscall.return", "read", I(64));
 	event(0, t + 4000, 6001, "syscall.entry", "getpid");
-	event(1, t + 6000, 6002, "syscall.return", "write");
-	event(0, t + 7000, 6001, "syscall.return", "getpid");
+	event(1, t + 6000, 6002, "syscall.return", "write", I(64));
+	event(0, t + 7000, 6001, "syscall.return", "getpid",
+	      I(6001));
 }
 
 /*
@@ -1152,7 +1214,7 @@ static void tasks(void)
 	event(1, t + 700, 5000, "tskdispatch.ctxswitch", I(5000), I(5001),
 	      I(1));
 	event(1, t + 800, 5001, "syscall.entry", "write");
-	event(1, t + 900, 5001, "syscall.return", "write");
+	event(1, t + 900, 5001, "syscall.return", "write", I(64));
 	event(0, t + 1000, 5001, "lket.task_exit", I(5001), I(5000));
 	event(1, t + 1100, 5000, "lket.task_exit", I(5000), I(5000));
 }
@@ -1188,7 +1250,8 @@ static void lanes(void)
 	event(1, t + 3000000, 7003, "tskdispatch.ctxswitch", I(7003), I(0),
 	      I(1));
 	event(0, t + 500000000, 7001, "syscall.entry", "read");
-	event(0, t + 600000000, 7001, "syscall.return", "read");
+	event(0, t + 600000000, 7001, "syscall.return", "read",
+	      I(64));
 	event(0, t + 1000000000, 7001, "syscall.entry", "write");
 	printf("7004 %llu.%09llu\n", (unsigned long long)(t + 200000) / 1000000000,
 	       (unsigned long long)(t + 200000) % 1000000000);
@@ -1212,7 +1275,7 @@ static void pairs(void)
 		for (j = 0; j <= k; j++) {
 			event(0, t += 100, 8001, "syscall.entry", name);
 			t += 1000 + 40 * (uint64_t)k + 13 * (uint64_t)j;
-			event(0, t, 8001, "syscall.return", name);
+			event(0, t, 8001, "syscall.return", name, I(0));
 		}
 	}
 }
@@ -1225,7 +1288,7 @@ static void late(void)
 	metadata(t);
 	event(0, t, 900, "process.snapshot", I(9001), I(9001), I(1), "late");
 	event(0, t + 1000, 9001, "syscall.entry", "read");
-	event(1, t + 2000, 9001, "syscall.return", "read");
+	event(1, t + 2000, 9001, "syscall.return", "read", I(64));
 	event(0, t + 3000, 9001, "syscall.entry", "write");
 }
 
@@ -1381,7 +1444,7 @@ static const struct trace_kind {
 } kinds[] = {
 	{ "golden", make_golden }, { "badmeta", make_badmeta },
 	{ "nometa", make_nometa }, { "bench", make_bench },
-	{ "syscalls", make_syscalls }, { "idle", idle }, { "bigflush", bigflush }, { "sysnames", make_sysnames }, { "nameless", nameless }, { "strings", strings },
+	{ "syscalls", make_syscalls }, { "idle", idle }, { "bigflush", bigflush }, { "sysnames", make_sysnames }, { "nameless", nameless }, { "calls", calls }, { "strings", strings },
 	{ "latency", latency }, { "backwards", backwards },
 	{ "dbnames", dbnames }, { "longnames", longnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },

@@ -75,28 +75,28 @@ case_dup()      { $gen golden t && cp t_0 stpd_cpu0; echo t_0 t_1 t_0 stpd_cpu0;
 # second file and is still read first.
 case_pcpu()     { $gen -p golden t; echo t; }
 case_pcpu_order() { $gen -p golden t; echo t_1 t_0; }
-# CPU 1's second flush (8-byte header, 28-byte packet record, a 32-byte
-# syscall.entry record) cut out: a gap in its own numbers
+# CPU 1's second flush (8-byte header, 28-byte packet record, a 40-byte
+# syscall.return record) cut out: a gap in its own numbers
 case_pcpu_lost() {
-	$gen -p golden t && head -c 68 t_1 > x && tail -c +137 t_1 >> x &&
+	$gen -p golden t && head -c 68 t_1 > x && tail -c +145 t_1 >> x &&
 		mv x t_1; echo t; }
 # format version 3: the trace ends with lket.cpu_end (CPU 0, CPU 1) and
-# lket.trace_end, three frames at the end of t_0 (from byte 42808); t_1's
-# last two frames start at byte 503.  Nothing is lost but the dropped
+# lket.trace_end, three frames at the end of t_0 (from byte 42829); t_1's
+# last two frames start at byte 511.  Nothing is lost but the dropped
 # record a packet reports.
 case_end()      { $gen -p -e golden t; echo t; }
 # t_1's last two frames were never read: no gap in its frame numbers,
 # but lket.cpu_end says two records are missing
-case_end_tail() { $gen -p -e golden t && head -c 503 t_1 > x && mv x t_1; echo t; }
+case_end_tail() { $gen -p -e golden t && head -c 511 t_1 > x && mv x t_1; echo t; }
 case_end_tail_stat() {
-	$gen -p -e golden t && head -c 503 t_1 > x && mv x t_1; echo --stat t; }
+	$gen -p -e golden t && head -c 511 t_1 > x && mv x t_1; echo --stat t; }
 # a frame in the middle lost as well (case_pcpu_lost's): a gap, and the
 # count says where the records went
 case_end_gap() {
-	$gen -p -e golden t && head -c 68 t_1 > x && tail -c +137 t_1 >> x &&
+	$gen -p -e golden t && head -c 68 t_1 > x && tail -c +145 t_1 >> x &&
 		head -c 435 x > t_1; echo t; }
 # the end itself was never read: how much is lost cannot be told
-case_end_none() { $gen -p -e golden t && head -c 42808 t_0 > x && mv x t_0; echo t; }
+case_end_none() { $gen -p -e golden t && head -c 42829 t_0 > x && mv x t_0; echo t; }
 # SystemTap skipped probe hits: records lost that no count of LKET's has
 case_end_skipped() { $gen -p -e -k 14 golden t; echo -f json t; }
 # only CPU 0's file: CPU 1 left out, not lost

@@ -3,8 +3,9 @@
 # export (tests/vm/README: the qemu guest).
 #
 #  1. build (host): a module of one group without the process group
-#     (addevent.iosyscall) and one of the core groups (addevent.syscall,
-#     addevent.tskdispatch); the workload tests/guest/workloads/tasks.c,
+#     (addevent.iosyscall) and one of the core groups with it
+#     (addevent.syscall, addevent.iosyscall, addevent.tskdispatch); the
+#     workload tests/guest/workloads/tasks.c,
 #     which writes to /dev/null itself, from a thread it renames
 #     "lket-worker" and from a child that execs dd: all born after the
 #     process snapshot;
@@ -15,10 +16,14 @@
 #     both traces: lket-b2a --ctf, read by babeltrace2 with nothing on
 #     its standard error, equal to lket.out (tests/ctf/compare.py); the
 #     core trace's sched_switch events name both tasks, its
-#     syscall_entry_write events come from the worker thread too, and
+#     syscall_entry_write events (syscall.entry and the write hook's
+#     record as one, with LTTng's fields) come from the worker thread
+#     too, and
 #     every system call comes after its task's switch-in on that CPU
 #     (tests/guest/switch-in.awk), also when the task got the CPU from
-#     stapio.
+#     stapio; LTTng's own analyses read the core export and agree with
+#     lket-b2a (tests/ctf/lttng-agree.py: CPU time by thread, system
+#     calls by thread, I/O latencies).
 #
 # Exit 0 pass, 1 fail, 77 skipped (only with LKET_SKIP_GUEST=1).
 group=ctf
@@ -29,8 +34,8 @@ check "build: workload" \
 	gcc -O1 -Wall -Wextra -Werror -pthread -o "$w" "$top/tests/guest/workloads/tasks.c"
 check "build: addevent.iosyscall alone (stap -p4)" \
 	build_module lket_ctf_io 'probe addevent.iosyscall {}'
-check "build: addevent.syscall and addevent.tskdispatch (stap -p4)" \
-	build_module lket_ctf_core 'probe addevent.syscall, addevent.tskdispatch {}'
+check "build: addevent.syscall, addevent.iosyscall and addevent.tskdispatch (stap -p4)" \
+	build_module lket_ctf_core 'probe addevent.syscall, addevent.iosyscall, addevent.tskdispatch {}'
 skip_guest
 [ -f "$work/lket_ctf_io.ko" ] && [ -f "$work/lket_ctf_core.ko" ] || finish
 
@@ -101,8 +106,8 @@ awk -f "$top/tests/guest/switch-in.awk" "$res/core.txt" > "$res/core.switch-in"
 check "core: every system call after its task's switch-in on that CPU ($(tail -n 1 "$res/core.switch-in"))" \
 	grep -q ' 0 without a switch-in$' "$res/core.switch-in"
 cpid=$(sed -n 's/^tasks \([0-9]*\) .*/\1/p' "$res/core.out")
-check "core: syscall_entry_write from the worker thread" \
-	[ "$(bt_count "syscall_entry_write: .*pid = $cpid, procname = \"lket-worker\" }")" -ge 3 ]
+check "core: syscall_entry_write from the worker thread, with LTTng's fields" \
+	[ "$(bt_count "syscall_entry_write: .*pid = $cpid, procname = \"lket-worker\" }, { fd = [0-9]*, buf = [0-9]*, count = 64, buf_addr = ")" -ge 3 ]
 # it is switched in before it renames itself, maybe never after
 wtid=$(sed -n "s/.* syscall_entry_write: .*{ tid = \([0-9]*\), pid = $cpid, procname = \"lket-worker\" }.*/\1/p" "$res/core.bt" | head -n 1)
 check "core: a sched_switch to the worker thread ($wtid) names it" \
@@ -113,4 +118,17 @@ check "core: the worker's syscall_exit_write events as many as its syscall_entry
 check "core: fork and exec of dd (sched_process_fork, sched_process_exec)" sh -c "
 	grep -q ' sched_process_exec: .* filename = \"/bin/dd\"' '$res/core.bt' &&
 	grep -q ' sched_process_fork: .* parent_comm = \"tasks\", ' '$res/core.bt'"
+# LTTng's own analyses read the core export to the end and agree with
+# lket-b2a's figures (tests/ctf/lttng-agree.py): a line each
+python3 "$top/tests/ctf/lttng-agree.py" "$builddir/lket-b2a" "$res/core" \
+	"$res/core.ctf" > "$res/core.agree" 2>&1
+agree=$?
+while IFS= read -r line; do
+	case $line in
+	"ok - "*) ok "core: ${line#ok - }" ;;
+	"not ok - "*) nok "core: ${line#not ok - }" ;;
+	esac
+done < "$res/core.agree"
+grep -q '^ok - ' "$res/core.agree" && [ "$agree" -le 1 ] ||
+	nok "core: lttng-agree.py failed (exit $agree): $(tail -n 3 "$res/core.agree")"
 finish

@@ -37,10 +37,14 @@ static void test_which(void **state)
 	assert_null(lttng_event_of(LKET_EV_NFS_FOP_WRITE_ENTRY));
 	assert_null(lttng_event_of(LKET_EV_TASK_RENAME));
 	assert_null(lttng_event_of(-1));
-	assert_true(lttng_has_field(lttng_event_of(LKET_EV_TASK_CTXSWITCH),
-				    "prev_state"));
-	assert_false(lttng_has_field(lttng_event_of(LKET_EV_TASK_CTXSWITCH),
-				     "prev_pid"));
+	assert_true(lttng_shadows(lttng_event_of(LKET_EV_TASK_CTXSWITCH),
+				  "prev_state"));
+	assert_false(lttng_shadows(lttng_event_of(LKET_EV_TASK_CTXSWITCH),
+				   "prev_pid"));
+	/* tgkill's pid is LKET's tid: LKET's pid (the tgid) stays */
+	assert_false(lttng_shadows(&lttng_syscall_of("tgkill")->event,
+				   "pid"));
+	assert_true(lttng_shadows(&lttng_syscall_of("tgkill")->event, "sig"));
 }
 
 /* a switch from 10 (named) to 11 (not known): names from the map */
@@ -107,6 +111,59 @@ static void test_block(void **state)
 	procmap_free(&pm);
 }
 
+/* the calls an iosyscall hook records, by LTTng's names; the others */
+static void test_syscalls(void **state)
+{
+	const struct lttng_syscall *c;
+
+	(void)state;
+	c = lttng_syscall_of("openat");
+	assert_non_null(c);
+	assert_string_equal(c->lttng, "openat");
+	assert_int_equal(c->hook, LKET_EV_IOSYSCALL_OPEN_ENTRY);
+	assert_int_equal(c->hook_return, LKET_EV_IOSYSCALL_OPEN_RETURN);
+	assert_string_equal(c->event.fields[0].name, "dfd");
+	assert_int_equal(c->event.fields[0].constant, -1);
+	assert_string_equal(field_named(&c->event, "filename")->from, "filename");
+	c = lttng_syscall_of("sendfile");
+	assert_string_equal(c->lttng, "sendfile64");
+	assert_ptr_equal(lttng_syscall_of_return(LKET_EV_IOSYSCALL_SENDFILE_RETURN),
+			 c);
+	assert_null(lttng_syscall_of_return(LKET_EV_IOSYSCALL_SENDFILE_ENTRY));
+	assert_string_equal(field_named(&lttng_syscall_of("write")->event,
+					"buf")->from, "buf_addr");
+	assert_null(lttng_syscall_of("getpid"));
+	assert_null(lttng_syscall_of(NULL));
+	/* LTTng's analyses read these at entry; not getpid's */
+	assert_true(lttng_syscall_needs_args("read"));
+	assert_true(lttng_syscall_needs_args("dup2"));
+	assert_false(lttng_syscall_needs_args("getpid"));
+	/* recorded, but not read by LTTng's analyses: keeps its name */
+	assert_non_null(lttng_syscall_of("kill"));
+	assert_false(lttng_syscall_needs_args("kill"));
+}
+
+/* syscall.return's ret: from its return, none in an older trace */
+static void test_exit_ret(void **state)
+{
+	struct field with[] = { { .type = LKET_STRING, .name = "syscall_name" },
+				{ .type = LKET_INT64, .name = "return" } };
+	struct event_meta m = { .ev = LKET_EV_SYSCALL_RETURN,
+				.sys = { with, 2, true, NULL } };
+	const struct lttng_event *l;
+
+	(void)state;
+	l = lttng_event_of_meta(&m);
+	assert_int_equal(l->nfields, 1);
+	assert_string_equal(l->fields[0].name, "ret");
+	m.sys.n = 1;
+	l = lttng_event_of_meta(&m);
+	assert_string_equal(l->name, "syscall_exit_");
+	assert_int_equal(l->nfields, 0);
+	assert_null(lttng_event_of_meta(NULL));
+}
+
 UNIT_MAIN("ctf_lttng", NULL, NULL,
 	  UNIT_TEST(test_which), UNIT_TEST(test_sched_switch),
-	  UNIT_TEST(test_block))
+	  UNIT_TEST(test_block), UNIT_TEST(test_syscalls),
+	  UNIT_TEST(test_exit_ret))

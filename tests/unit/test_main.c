@@ -14,14 +14,15 @@
  * CPU 0 at 2 s, which the catalogue describes */
 static const uint8_t rec_return[] = {
 	0xf0, 0x9f, 0xa9, 0xba,		/* flush magic */
-	LE32(1), LE32(29),		/* sequence, pdu_len */
+	LE32(1), LE32(37),		/* sequence, pdu_len */
 	LE16(LKET_RECORD_MAGIC),	/* magic */
-	LE16(29),			/* total_size */
-	LE16(29),			/* sys_size */
+	LE16(37),			/* total_size */
+	LE16(37),			/* sys_size */
 	LE16(0),			/* flags */
 	LE64(2000000000ull),		/* timestamp */
 	LE64(LKET_ID(100, 1, 2, 0)),	/* id: tid 100, 1:2, CPU 0 */
 	'r', 'e', 'a', 'd', 0,		/* syscall_name */
+	LE64(12),			/* return */
 };
 
 /* Run lket-b2a ARGS... in a child, its standard error into err; the exit
@@ -99,7 +100,7 @@ static void test_convert(void **state)
 	assert_true(n > 0);
 	text[n] = '\0';
 	assert_string_equal(text,
-		"2000000000 0 100 - - syscall.return syscall_name=\"read\"\n");
+		"2000000000 0 100 - - syscall.return syscall_name=\"read\" return=12\n");
 	/* an output that is the input: refused, nothing written */
 	assert_int_equal(run(err, sizeof(err), "-o", in, in, NULL), 2);
 	assert_non_null(strstr(err, "that is the input file"));

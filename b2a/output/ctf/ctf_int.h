@@ -27,6 +27,17 @@
  * the others (raw) are looked for in the list */
 #define CTF_CLASSES	(256 * 256)
 
+/* The last record of a stream, when the next one may take its place
+ * (ctf_calls.c): a system call's entry or an iosyscall hook's return. */
+struct ctf_pending {
+	enum { CTF_PENDING_NONE, CTF_PENDING_ENTRY, CTF_PENDING_RETURN } kind;
+	size_t at;		/* where it starts in the packet */
+	uint64_t seq;		/* the packet's */
+	uint64_t ts;		/* its time as written */
+	uint32_t tid;
+	const struct lttng_syscall *call;
+};
+
 struct ctf_stream {
 	int fd;
 	uint8_t *buf;
@@ -37,6 +48,7 @@ struct ctf_stream {
 	bool pending;		/* discarded grew since the last packet */
 	bool events;		/* the packet holds events */
 	uint64_t clamped;	/* events written at an earlier one's time */
+	struct ctf_pending last;
 };
 
 struct ctf_class {
@@ -49,16 +61,16 @@ struct ctf_class {
 };
 
 /*
- * The system calls with a class of their own, at most: each class costs
- * readers memory and time (200 000 of them, 24 MB of metadata, took
- * babeltrace2 a minute and 1.6 GB), and a kernel has a few hundred.
- * Those past it are of one class per event, LKET's own (syscall_entry,
- * syscall_return), the name in its field.
+ * The system call classes, at most: each class costs readers memory and
+ * time (200 000 of them, 24 MB of metadata, took babeltrace2 a minute
+ * and 1.6 GB), and a kernel has a few hundred calls.  Those past it are
+ * LTTng's unknown (syscall_entry_unknown, syscall_exit_unknown), the
+ * name in syscall_name.
  */
 #define CTF_SYSCALL_CLASSES	4096
 
-/* The classes of one per system call: by event and system call name;
- * the generic ones by event, with no name. */
+/* The classes of one per system call: by event, LTTng counterpart and
+ * system call name. */
 struct syscall_classes {
 	uint32_t *slots;	/* class id + 1, 0 free */
 	size_t mask, used;
@@ -75,10 +87,15 @@ struct ctf {
 	uint8_t uuid[16];
 	struct ctf_stream *streams;
 	size_t nstreams;
+	/* the trace's time span, which every stream's packets cover, as
+	 * LTTng's do (its analyses read the time all streams share) */
+	uint64_t first_ts, last_ts;
+	bool any;
 	uint32_t *class_id;	/* CTF_CLASSES: id + 1, 0 none yet */
 	struct ctf_class *classes;
 	size_t nclasses, classes_cap;
 	struct syscall_classes syscalls;
+	bool syscall_overflow;	/* past CTF_SYSCALL_CLASSES, said */
 	char failure[4200];	/* what failed, for error(); "" none */
 	struct diag *diag;	/* notes; NULL: none */
 };
@@ -93,7 +110,7 @@ static inline unsigned int meta_nfields(const struct event_meta *m)
 static inline bool shadowed(const struct ctf_class *k, unsigned int i)
 {
 	return k->lttng && i < k->meta->sys.n &&
-	       lttng_has_field(k->lttng, k->meta->sys.f[i].name);
+	       lttng_shadows(k->lttng, k->meta->sys.f[i].name);
 }
 
 static inline const struct field *class_field(const struct event_meta *m,
@@ -114,10 +131,26 @@ int ctf_event(struct output *o, const struct event *ev,
 int ctf_lost(struct output *o, const struct seq_gap *g);
 int ctf_packet_out(struct ctf *c, struct ctf_stream *s, unsigned int cpu);
 
+/* ctf_stream.c: ev written to s as an event of class id at time ts (the
+ * stream's last time if earlier), where it starts in *at. */
+int ctf_put_event(struct ctf *c, struct ctf_stream *s,
+		  const struct event *ev, const struct proc *proc,
+		  uint32_t id, uint64_t ts, size_t *at);
+
+/* ctf_calls.c: ev written to s, a system call's records as one event
+ * where LTTng has one. */
+int ctf_call_event(struct ctf *c, struct ctf_stream *s,
+		   const struct event *ev, const struct proc *proc);
+
 /* ctf_meta.c: the class of ev (raw: it did not match its metadata),
  * its id in *id; the TSDL metadata of every class, at finish. */
 int ctf_class(struct ctf *c, const struct event *ev, bool raw,
 	      uint32_t *id);
+/* The class of ev written as LTTng's l (one per system call) for the call
+ * named name ("": unknown). */
+int ctf_syscall_class(struct ctf *c, const struct event *ev,
+		      const struct lttng_event *l, const char *name,
+		      uint32_t *id);
 void ctf_metadata(struct ctf *c, FILE *f);
 
 #endif

@@ -131,12 +131,19 @@ static const struct lttng_field netif_receive_skb[] = {
 	FIELD("name", STRING, "netdev_name"),
 };
 
+/* The return of every system call: ret, its return value (a trace of
+ * an older LKET's syscall.return has the name alone). */
+static const struct lttng_field syscall_exit[] = {
+	FIELD("ret", INT64, "return"),
+};
+
 #define MAPS(n, f)	{ n, false, f, ARRAY_SIZE(f) }
 
 static const struct lttng_event by_event[LKET_NR_EVENTS] = {
 	[LKET_EV_TASK_CTXSWITCH] = MAPS("sched_switch", sched_switch),
 	[LKET_EV_SYSCALL_ENTRY] = { "syscall_entry_", true, NULL, 0 },
-	[LKET_EV_SYSCALL_RETURN] = { "syscall_exit_", true, NULL, 0 },
+	[LKET_EV_SYSCALL_RETURN] = { "syscall_exit_", true, syscall_exit,
+				     ARRAY_SIZE(syscall_exit) },
 	[LKET_EV_PROCESS_SNAPSHOT] = MAPS("lttng_statedump_process_state",
 					  statedump_process_state),
 	[LKET_EV_TASK_NEW] = MAPS("sched_process_fork", process_fork),
@@ -152,6 +159,10 @@ static const struct lttng_event by_event[LKET_NR_EVENTS] = {
 					netif_receive_skb),
 };
 
+static const struct lttng_event syscall_exit_no_ret = {
+	"syscall_exit_", true, NULL, 0
+};
+
 const struct lttng_event *lttng_event_of(int ev)
 {
 	if (ev < 0 || ev >= LKET_NR_EVENTS || !by_event[ev].name)
@@ -159,13 +170,247 @@ const struct lttng_event *lttng_event_of(int ev)
 	return &by_event[ev];
 }
 
-bool lttng_has_field(const struct lttng_event *l, const char *name)
+static bool meta_has(const struct event_meta *m, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; m && i < m->sys.n; i++)
+		if (!strcmp(m->sys.f[i].name, name))
+			return true;
+	return false;
+}
+
+const struct lttng_event *lttng_event_of_meta(const struct event_meta *m)
+{
+	const struct lttng_event *l = m ? lttng_event_of(m->ev) : NULL;
+	unsigned int i;
+
+	/* a field LKET's metadata lacks (an older trace's syscall.return):
+	 * the class LTTng has with no fields, not a made-up value */
+	for (i = 0; l && i < l->nfields; i++)
+		if (l->fields[i].source == LTTNG_FROM_FIELD &&
+		    !meta_has(m, l->fields[i].from))
+			return &syscall_exit_no_ret;
+	return l;
+}
+
+/*
+ * The system calls whose arguments an entry hook (iosyscall, signal,
+ * aio) records, as lttng-modules 2.13 names them and their entry fields
+ * (its x86-64 syscall instrumentation: the sc_in and sc_inout ones),
+ * with the widths LKET records them in.  name is SystemTap's, lttng
+ * LTTng's; dfd, which the open hook does not record, is -1.
+ */
+static const struct lttng_field sys_open[] = {
+	FIELD("filename", STRING, "filename"),
+	FIELD("flags", INT32, "flags"),
+	FIELD("mode", INT32, "mode"),
+};
+
+static const struct lttng_field sys_openat[] = {
+	CONST("dfd", INT64, -1),
+	FIELD("filename", STRING, "filename"),
+	FIELD("flags", INT32, "flags"),
+	FIELD("mode", INT32, "mode"),
+};
+
+static const struct lttng_field sys_fd[] = {
+	FIELD("fd", INT64, "fd"),
+};
+
+static const struct lttng_field sys_read[] = {
+	FIELD("fd", INT64, "fd"),
+	FIELD("count", INT64, "count"),
+};
+
+static const struct lttng_field sys_write[] = {
+	FIELD("fd", INT64, "fd"),
+	FIELD("buf", INT64, "buf_addr"),
+	FIELD("count", INT64, "count"),
+};
+
+static const struct lttng_field sys_readv[] = {
+	FIELD("fd", INT64, "fd"),
+	FIELD("vec", INT64, "vector_addr"),
+	FIELD("vlen", INT64, "count"),
+};
+
+static const struct lttng_field sys_pread64[] = {
+	FIELD("fd", INT64, "fd"),
+	FIELD("count", INT64, "count"),
+	FIELD("pos", INT64, "offset"),
+};
+
+static const struct lttng_field sys_pwrite64[] = {
+	FIELD("fd", INT64, "fd"),
+	FIELD("buf", INT64, "buff_addr"),
+	FIELD("count", INT64, "count"),
+	FIELD("pos", INT64, "offset"),
+};
+
+static const struct lttng_field sys_readahead[] = {
+	FIELD("fd", INT64, "fd"),
+	FIELD("offset", INT64, "offset"),
+	FIELD("count", INT64, "count"),
+};
+
+static const struct lttng_field sys_sendfile64[] = {
+	FIELD("out_fd", INT64, "out_fd"),
+	FIELD("in_fd", INT64, "in_fd"),
+	FIELD("offset", INT64, "offset_uaddr"),
+	FIELD("count", INT64, "count"),
+};
+
+static const struct lttng_field sys_lseek[] = {
+	FIELD("fd", INT64, "fd"),
+	FIELD("offset", INT64, "offset"),
+	FIELD("whence", INT32, "whence"),
+};
+
+static const struct lttng_field sys_flock[] = {
+	FIELD("fd", INT64, "fd"),
+	FIELD("cmd", INT32, "operation"),
+};
+
+/* The signal group's system calls: tgkill's tgid is LKET's pid, its
+ * pid LKET's tid; rt_sigpending's set is an output (its exit's). */
+static const struct lttng_field sys_kill[] = {
+	FIELD("pid", INT32, "pid"),
+	FIELD("sig", INT32, "sig"),
+};
+
+static const struct lttng_field sys_tgkill[] = {
+	FIELD("tgid", INT32, "pid"),
+	FIELD("pid", INT32, "tid"),
+	FIELD("sig", INT32, "sig"),
+};
+
+static const struct lttng_field sys_rt_sigpending[] = {
+	FIELD("sigsetsize", INT32, "setsize"),
+};
+
+/* The aio group's; io_getevents' timeout is a pointer, which LKET reads
+ * through (tv_sec, tv_nsec): 0. */
+static const struct lttng_field sys_io_setup[] = {
+	FIELD("nr_events", INT32, "nr_events"),
+	FIELD("ctxp", INT64, "ctxp_uaddr"),
+};
+
+static const struct lttng_field sys_io_submit[] = {
+	FIELD("ctx_id", INT64, "ctx_id"),
+	FIELD("nr", INT32, "nr"),
+	FIELD("iocbpp", INT64, "iocbpp_uaddr"),
+};
+
+static const struct lttng_field sys_io_getevents[] = {
+	FIELD("ctx_id", INT64, "ctx_id"),
+	FIELD("min_nr", INT32, "min_nr"),
+	FIELD("nr", INT32, "nr"),
+	CONST("timeout", INT64, 0),
+};
+
+static const struct lttng_field sys_io_destroy[] = {
+	FIELD("ctx", INT64, "ctx"),
+};
+
+static const struct lttng_field sys_io_cancel[] = {
+	FIELD("ctx_id", INT64, "ctx_id"),
+	FIELD("iocb", INT64, "iocb_uaddr"),
+};
+
+#define CALL(n, l, hook, f, a)						\
+	{ n, l, LKET_EV_##hook##_ENTRY, LKET_EV_##hook##_RETURN, a,	\
+	  { "syscall_entry_", true, f, ARRAY_SIZE(f) } }
+#define CALL0(n, hook, a)						\
+	{ n, n, LKET_EV_##hook##_ENTRY, LKET_EV_##hook##_RETURN, a,	\
+	  { "syscall_entry_", true, NULL, 0 } }
+
+static const struct lttng_syscall calls[] = {
+	CALL("open", "open", IOSYSCALL_OPEN, sys_open, true),
+	CALL("openat", "openat", IOSYSCALL_OPEN, sys_openat, true),
+	CALL("close", "close", IOSYSCALL_CLOSE, sys_fd, true),
+	CALL("read", "read", IOSYSCALL_READ, sys_read, true),
+	CALL("write", "write", IOSYSCALL_WRITE, sys_write, true),
+	CALL("readv", "readv", IOSYSCALL_READV, sys_readv, true),
+	CALL("writev", "writev", IOSYSCALL_WRITEV, sys_readv, true),
+	CALL("pread64", "pread64", IOSYSCALL_PREAD64, sys_pread64, true),
+	CALL("pwrite64", "pwrite64", IOSYSCALL_PWRITE64, sys_pwrite64, true),
+	CALL("readahead", "readahead", IOSYSCALL_READAHEAD, sys_readahead,
+	     false),
+	CALL("sendfile", "sendfile64", IOSYSCALL_SENDFILE, sys_sendfile64,
+	     true),
+	CALL("lseek", "lseek", IOSYSCALL_LSEEK, sys_lseek, false),
+	CALL0("sync", IOSYSCALL_SYNC, true),
+	CALL("fsync", "fsync", IOSYSCALL_FSYNC, sys_fd, true),
+	CALL("fdatasync", "fdatasync", IOSYSCALL_FDATASYNC, sys_fd, true),
+	CALL("flock", "flock", IOSYSCALL_FLOCK, sys_flock, false),
+	CALL("kill", "kill", SIGNAL_SYSKILL, sys_kill, false),
+	CALL("tkill", "tkill", SIGNAL_SYSTKILL, sys_kill, false),
+	CALL("tgkill", "tgkill", SIGNAL_SYSTGKILL, sys_tgkill, false),
+	CALL("rt_sigpending", "rt_sigpending", SIGNAL_PENDING,
+	     sys_rt_sigpending, false),
+	CALL("io_setup", "io_setup", AIO_IO_SETUP, sys_io_setup, false),
+	CALL("io_submit", "io_submit", AIO_IO_SUBMIT, sys_io_submit, false),
+	CALL("io_getevents", "io_getevents", AIO_IO_GETEVENTS,
+	     sys_io_getevents, false),
+	CALL("io_destroy", "io_destroy", AIO_IO_DESTROY, sys_io_destroy,
+	     false),
+	CALL("io_cancel", "io_cancel", AIO_IO_CANCEL, sys_io_cancel, false),
+};
+
+/*
+ * System calls whose arguments LTTng's I/O analyses read at entry
+ * (lttnganalyses' IO_SYSCALLS) that no LKET hook records: exported as
+ * syscall_entry_unknown, the name in syscall_name, as are those of the
+ * table above when their hook's record does not follow.
+ */
+static const char *const unrecorded[] = {
+	"socket", "fcntl", "dup", "dup2", "dup3", "sync_file_range",
+	"recvmsg", "recvfrom", "preadv", "sendmsg", "sendto", "pwritev",
+	"splice",
+};
+
+const struct lttng_syscall *lttng_syscall_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < ARRAY_SIZE(calls); i++)
+		if (!strcmp(calls[i].name, name))
+			return &calls[i];
+	return NULL;
+}
+
+const struct lttng_syscall *lttng_syscall_of_return(int ev)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(calls); i++)
+		if (calls[i].hook_return == ev)
+			return &calls[i];
+	return NULL;
+}
+
+bool lttng_syscall_needs_args(const char *name)
+{
+	const struct lttng_syscall *call = lttng_syscall_of(name);
+	size_t i;
+
+	if (call)
+		return call->analysed;
+	for (i = 0; name && i < ARRAY_SIZE(unrecorded); i++)
+		if (!strcmp(unrecorded[i], name))
+			return true;
+	return false;
+}
+
+bool lttng_shadows(const struct lttng_event *l, const char *name)
 {
 	unsigned int i;
 
 	for (i = 0; l && i < l->nfields; i++)
 		if (!strcmp(l->fields[i].name, name))
-			return true;
+			return l->fields[i].source == LTTNG_FROM_FIELD &&
+			       !strcmp(l->fields[i].from, name);
 	return false;
 }
 

@@ -5,7 +5,7 @@
  * table), so that Trace Compass's kernel analyses read them.
  *
  * A mapped event carries LTTng's fields first, then LKET's own, but for
- * those of the same name as an LTTng field, which hold the same value.
+ * those that an LTTng field of the same name holds.
  */
 #ifndef LKET_CTF_LTTNG_H
 #define LKET_CTF_LTTNG_H
@@ -54,8 +54,34 @@ struct lttng_event {
 /* LTTng's counterpart of the catalogue's event ev (LKET_EV_*), or NULL. */
 const struct lttng_event *lttng_event_of(int ev);
 
-/* Does the LTTng event have a field of that name? */
-bool lttng_has_field(const struct lttng_event *l, const char *name);
+/* The same for an event of metadata m: without the fields whose LKET
+ * field m lacks (an older trace). */
+const struct lttng_event *lttng_event_of_meta(const struct event_meta *m);
+
+/*
+ * A system call whose arguments an LKET entry hook records: its
+ * syscall.entry and that hook's record, next on the CPU, are one
+ * syscall_entry_<lttng> (its fields those of event), the hook's return
+ * record and the syscall.return after it one syscall_exit_<lttng>.
+ */
+struct lttng_syscall {
+	const char *name;	/* syscall_name, SystemTap's */
+	const char *lttng;	/* LTTng's */
+	int hook, hook_return;	/* LKET_EV_* */
+	bool analysed;		/* LTTng's analyses read its arguments */
+	struct lttng_event event;
+};
+
+/* The call of that syscall_name, of that return hook (LKET_EV_*); NULL. */
+const struct lttng_syscall *lttng_syscall_of(const char *name);
+const struct lttng_syscall *lttng_syscall_of_return(int ev);
+
+/* Do LTTng's analyses read arguments of the call named name at entry? */
+bool lttng_syscall_needs_args(const char *name);
+
+/* Does the LTTng event have a field of that name, LKET's field of that
+ * name's value (so that LKET's is left out)? */
+bool lttng_shadows(const struct lttng_event *l, const char *name);
 
 struct lttng_value {
 	int64_t i;

@@ -66,7 +66,7 @@ static int syscalls_grow(struct ctf *c)
 		if (!t->slots[i])
 			continue;
 		k = &c->classes[t->slots[i] - 1];
-		for (j = syscall_hash(k->meta, k->syscall ? k->syscall : "") &
+		for (j = syscall_hash(k->meta, k->syscall) &
 			 (size - 1);
 		     slots[j]; j = (j + 1) & (size - 1))
 			;
@@ -78,50 +78,19 @@ static int syscalls_grow(struct ctf *c)
 	return 0;
 }
 
-/* Past CTF_SYSCALL_CLASSES: the event's class as LKET names it. */
-static int syscall_generic(struct ctf *c, const struct event *ev,
-			   uint32_t *id)
+/*
+ * syscall_entry_NAME, syscall_exit_NAME: a class per system call and
+ * event, up to CTF_SYSCALL_CLASSES of them; those past it, and calls
+ * without a name, are LTTng's "unknown" (the name in syscall_name).
+ */
+int ctf_syscall_class(struct ctf *c, const struct event *ev,
+		      const struct lttng_event *l, const char *name,
+		      uint32_t *id)
 {
 	struct syscall_classes *t = &c->syscalls;
 	size_t i;
 	int ret;
 
-	for (i = syscall_hash(ev->meta, "") & t->mask; t->slots[i];
-	     i = (i + 1) & t->mask) {
-		const struct ctf_class *k = &c->classes[t->slots[i] - 1];
-
-		if (k->meta == ev->meta && !k->syscall) {
-			*id = t->slots[i] - 1;
-			return 0;
-		}
-	}
-	if (t->used == t->named && c->diag)
-		diagf(c->diag, DIAG_NOTE, c->dir, -1,
-		      "more than %d system call names: those past them are of the classes syscall_entry and syscall_return, with the name in syscall_name",
-		      CTF_SYSCALL_CLASSES);
-	ret = ctf_class_add(c, ev, false, NULL, NULL, id);
-	if (ret)
-		return ret;
-	t->slots[i] = *id + 1;
-	t->used++;
-	return 0;
-}
-
-/* syscall_entry_NAME, syscall_exit_NAME: a class per system call, up to
- * CTF_SYSCALL_CLASSES of them.  A call without a name (rt_sigreturn's
- * return, a number no table knows) is LTTng's "unknown". */
-static int syscall_class(struct ctf *c, const struct event *ev,
-			 const struct lttng_event *l, uint32_t *id)
-{
-	struct syscall_classes *t = &c->syscalls;
-	const char *name = "";
-	size_t i;
-	int ret;
-
-	for (i = 0; i < ev->nvalues; i++)
-		if (ev->v[i].f->type == LKET_STRING && ev->v[i].s &&
-		    !strcmp(ev->v[i].f->name, "syscall_name"))
-			name = ev->v[i].s;
 	if (!*name)
 		name = "unknown";
 	if (!t->slots || 2 * (t->used + 1) > t->mask + 1) {
@@ -129,18 +98,26 @@ static int syscall_class(struct ctf *c, const struct event *ev,
 		if (ret)
 			return ret;
 	}
-	for (i = syscall_hash(ev->meta, name) & t->mask; t->slots[i];
-	     i = (i + 1) & t->mask) {
-		const struct ctf_class *k = &c->classes[t->slots[i] - 1];
+	for (;;) {
+		for (i = syscall_hash(ev->meta, name) & t->mask; t->slots[i];
+		     i = (i + 1) & t->mask) {
+			const struct ctf_class *k = &c->classes[t->slots[i] - 1];
 
-		if (k->meta == ev->meta && k->syscall &&
-		    !strcmp(k->syscall, name)) {
-			*id = t->slots[i] - 1;
-			return 0;
+			if (k->meta == ev->meta && k->lttng == l &&
+			    !strcmp(k->syscall, name)) {
+				*id = t->slots[i] - 1;
+				return 0;
+			}
 		}
+		if (t->named < CTF_SYSCALL_CLASSES || !strcmp(name, "unknown"))
+			break;
+		if (!c->syscall_overflow && c->diag)
+			diagf(c->diag, DIAG_NOTE, c->dir, -1,
+			      "more than %d system call classes: the calls past them are syscall_entry_unknown and syscall_exit_unknown, with the name in syscall_name",
+			      CTF_SYSCALL_CLASSES);
+		c->syscall_overflow = true;
+		name = "unknown";
 	}
-	if (t->named >= CTF_SYSCALL_CLASSES)
-		return syscall_generic(c, ev, id);
 	ret = ctf_class_add(c, ev, false, l, name, id);
 	if (ret)
 		return ret;
@@ -148,6 +125,24 @@ static int syscall_class(struct ctf *c, const struct event *ev,
 	t->used++;
 	t->named++;
 	return 0;
+}
+
+/* The name of a system call event's class: its syscall_name, but LTTng's
+ * "unknown" for an entry whose arguments LTTng's analyses read and that
+ * has none (ctf_calls.c gives it them when it can). */
+static const char *syscall_class_name(const struct event *ev)
+{
+	const char *name = "";
+	size_t i;
+
+	for (i = 0; i < ev->nvalues; i++)
+		if (ev->v[i].f->type == LKET_STRING && ev->v[i].s &&
+		    !strcmp(ev->v[i].f->name, "syscall_name"))
+			name = ev->v[i].s;
+	if (ev->meta->ev == LKET_EV_SYSCALL_ENTRY &&
+	    lttng_syscall_needs_args(name))
+		return "unknown";
+	return name;
 }
 
 /*
@@ -167,9 +162,9 @@ int ctf_class(struct ctf *c, const struct event *ev, bool raw,
 		return 0;
 	}
 	if (!raw)
-		l = lttng_event_of(ev->meta->ev);
+		l = lttng_event_of_meta(ev->meta);
 	if (l && l->per_syscall)
-		return syscall_class(c, ev, l, id);
+		return ctf_syscall_class(c, ev, l, syscall_class_name(ev), id);
 	for (i = 0; raw && i < c->nclasses; i++)
 		if (c->classes[i].raw && c->classes[i].meta == ev->meta &&
 		    c->classes[i].group == (ev->group & 0xff) &&

@@ -77,7 +77,8 @@ int ctf_packet_out(struct ctf *c, struct ctf_stream *s,
 	p = put32(p, CTF_MAGIC);
 	p = put(p, c->uuid, 16);
 	p = put32(p, 0);
-	p = put64(p, s->first_ts);
+	p = put64(p, !s->seq && c->any && c->first_ts < s->first_ts ?
+		  c->first_ts : s->first_ts);
 	p = put64(p, s->last_ts);
 	p = put64(p, (uint64_t)s->len * 8);
 	p = put64(p, (uint64_t)s->len * 8);
@@ -210,25 +211,14 @@ static uint8_t *put_fields(uint8_t *p, const struct ctf_class *k,
 	return p;
 }
 
-int ctf_event(struct output *o, const struct event *ev,
-	      const struct proc *proc)
+int ctf_put_event(struct ctf *c, struct ctf_stream *s,
+		  const struct event *ev, const struct proc *proc,
+		  uint32_t id, uint64_t ts, size_t *at)
 {
-	struct ctf *c = (struct ctf *)o;
-	unsigned int nf = meta_nfields(ev->meta);
-	bool raw = !ev->meta || ev->raw_len || ev->nvalues != nf;
-	const struct ctf_class *k;
-	struct ctf_stream *s;
-	uint64_t ts = ev->rec->timestamp;
-	uint32_t id;
+	const struct ctf_class *k = &c->classes[id];
 	uint8_t *p;
 	int ret;
 
-	ret = ctf_stream_get(c, ev->cpu, &s);
-	if (!ret)
-		ret = ctf_class(c, ev, raw, &id);
-	if (ret)
-		return ret;
-	k = &c->classes[id];
 	ret = make_room(c, s, k, ev);
 	if (ret)
 		return ret;
@@ -243,6 +233,12 @@ int ctf_event(struct output *o, const struct event *ev,
 		s->first_ts = ts;
 	s->last_ts = ts;
 	s->events = true;
+	if (!c->any || ts < c->first_ts)
+		c->first_ts = ts;
+	if (!c->any || ts > c->last_ts)
+		c->last_ts = ts;
+	c->any = true;
+	*at = s->len;
 	p = s->buf + s->len;
 	p = put32(p, id);
 	p = put64(p, ts);
@@ -252,13 +248,24 @@ int ctf_event(struct output *o, const struct event *ev,
 	if (k->lttng)
 		p = put_lttng(p, k->lttng, ev, proc, c->trace->procs);
 	p = put_fields(p, k, ev);
-	if (raw) {
+	if (k->raw) {
 		p = put32(p, ev->raw_len);
 		if (ev->raw_len)
 			p = put(p, ev->raw, ev->raw_len);
 	}
 	s->len = (size_t)(p - s->buf);
 	return 0;
+}
+
+int ctf_event(struct output *o, const struct event *ev,
+	      const struct proc *proc)
+{
+	struct ctf *c = (struct ctf *)o;
+	struct ctf_stream *s;
+	int ret;
+
+	ret = ctf_stream_get(c, ev->cpu, &s);
+	return ret ? ret : ctf_call_event(c, s, ev, proc);
 }
 
 int ctf_lost(struct output *o, const struct seq_gap *g)
@@ -284,6 +291,8 @@ int ctf_lost(struct output *o, const struct seq_gap *g)
 	else if (!s->pending)
 		s->first_ts = s->last_ts;
 	s->discarded += seq_gap_count(g);
+	/* records lost between: the next one is not this one's other half */
+	s->last.kind = CTF_PENDING_NONE;
 	s->pending = true;
 	if (ts > s->last_ts)
 		s->last_ts = ts;

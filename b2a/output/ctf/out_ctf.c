@@ -223,8 +223,15 @@ static int ctf_finish(struct output *o)
 			      (unsigned long long)s->clamped,
 			      s->clamped == 1 ? "" : "s", i,
 			      s->clamped == 1 ? "it" : "them");
-		if (s->fd < 0 || (!s->events && !s->pending))
+		if (s->fd < 0 || (!s->events && !s->pending &&
+				  s->last_ts >= c->last_ts))
 			continue;
+		/* to the end of the trace: a packet without events if the
+		 * last one went out full */
+		if (!s->events && !s->pending)
+			s->first_ts = s->last_ts;
+		if (s->last_ts < c->last_ts)
+			s->last_ts = c->last_ts;
 		ret = ctf_packet_out(c, s, (unsigned int)i);
 		if (ret)
 			return ret;

@@ -3,7 +3,8 @@
  * stat.c - --stat: a summary of the events instead of their lines, as
  * trace-cmd report --stat and blkparse's totals give: the count, the time
  * span, flushes lost, records dropped and missing, probe hits skipped, then
- * events by type, by CPU and by process (format in lket-b2a(1)).
+ * events by type, by CPU and by process, and CPU time by thread where the
+ * trace has context switches (format in lket-b2a(1)).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/cputime.h"
 #include "output/line/line.h"
 #include "output/line/outfmt.h"
 #include "output/output.h"
@@ -40,6 +42,8 @@ struct stat_out {
 	uint64_t by_cpu[NCPUS];
 	struct stat_proc *procs;
 	size_t pmask, pused;
+	struct cputime cpu_time;
+	const struct trace_info *trace;
 };
 
 static size_t proc_hash(int32_t pid, const char *comm, size_t len)
@@ -116,6 +120,9 @@ static int stat_event(struct output *o, const struct event *ev,
 		s->pused++;
 	}
 	p->count++;
+	ret = cputime_event(&s->cpu_time, ev);
+	if (ret)
+		return ret;
 	s->by_type[type]++;
 	s->by_cpu[ev->cpu % NCPUS]++;
 	/* merged by time, but a damaged trace may go back */
@@ -243,6 +250,48 @@ static int put_procs(struct stat_out *s)
 	return ret;
 }
 
+static int by_cpu_time(const void *a, const void *b)
+{
+	const struct cputime_thread *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+/* Each thread's time on a CPU, and its share of the time range. */
+static int put_cpu_time(struct stat_out *s)
+{
+	struct cputime *ct = &s->cpu_time;
+	uint64_t range = ct->end - ct->begin;
+	char comm[4 * PROC_COMM_LEN + 1], *e;
+	const struct proc *p;
+	size_t i;
+	int ret;
+
+	cputime_end(ct);
+	qsort(ct->t, ct->n, sizeof(*ct->t), by_cpu_time);
+	ret = put(s, "\nCPU time by thread (context switches):\n%20s %7s %8s %s\n",
+		  "seconds", "%", "tid", "comm");
+	for (i = 0; !ret && i < ct->n; i++) {
+		const struct cputime_thread *t = &ct->t[i];
+
+		p = s->trace ? procmap_thread(s->trace->procs, t->tid, t->cpu) :
+			       NULL;
+		e = p && p->comm_len ? fmt_escaped(comm, p->comm, p->comm_len, 1) :
+				       put_lit(comm, "-");
+		*e = '\0';
+		ret = put(s, "%10llu.%09llu %7.2f %8u %s\n",
+			  (unsigned long long)(t->ns / 1000000000u),
+			  (unsigned long long)(t->ns % 1000000000u),
+			  range ? 100.0 * (double)t->ns / (double)range : 0.0,
+			  t->tid, comm);
+	}
+	return ret;
+}
+
 static int stat_finish(struct output *o)
 {
 	struct stat_out *s = (struct stat_out *)o;
@@ -296,6 +345,8 @@ static int stat_finish(struct output *o)
 
 	if (!ret)
 		ret = put_procs(s);
+	if (!ret && s->cpu_time.switches)
+		ret = put_cpu_time(s);
 	return ret ? ret : outbuf_flush(&s->ob);
 }
 
@@ -310,13 +361,17 @@ static void stat_free(struct output *o)
 	free(s->names);
 	free(s->by_type);
 	free(s->procs);
+	cputime_free(&s->cpu_time);
 	outbuf_free(&s->ob);
 	free(s);
 }
 
 static int stat_begin(struct output *o, const struct trace_info *trace)
 {
-	return timefmt_begin(&((struct stat_out *)o)->time, trace);
+	struct stat_out *s = (struct stat_out *)o;
+
+	s->trace = trace;
+	return timefmt_begin(&s->time, trace);
 }
 
 static const char *stat_error(const struct output *o)
@@ -354,7 +409,8 @@ int output_stat_new(struct output **o, int fd, const struct text_options *opt)
 	s->pmask = 63;
 	s->procs = calloc(s->pmask + 1, sizeof(*s->procs));
 	s->o.ops = &stat_ops;
-	if (!s->by_type || !s->names || !s->procs) {
+	if (cputime_init(&s->cpu_time) || !s->by_type || !s->names ||
+	    !s->procs) {
 		stat_free(&s->o);
 		return -ENOMEM;
 	}

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+# lttng-agree.py LKET_B2A TRACE CTF_DIR: LTTng's own analyses
+# (python3-lttnganalyses: lttng-cputop, lttng-syscallstats, ...) read
+# lket-b2a's --ctf export of TRACE as a kernel trace, run to completion,
+# and agree with lket-b2a's figures for the same trace:
+#
+#   lttng-cputop        no thread over 100%; each thread's CPU time is
+#                       --stat's, within 1%;
+#   lttng-syscallstats  each thread's system calls as many as lket.out
+#                       has (an exit after its entry, in a thread that a
+#                       sched_switch put on the CPU: LTTng's tools learn
+#                       the running thread from sched_switch alone);
+#   lttng-iolatencystats  the open, read, write and sync calls as many,
+#                       as short and as long as --report's syscall(NAME)
+#                       pairs, but for those the export could not give
+#                       their arguments (syscall_entry_unknown);
+#   lttng-iolatencytop, lttng-iousagetop, lttng-irqstats, lttng-schedtop,
+#   lttng-schedlog      run to completion.
+#
+# The analyses run as a user would run them: over the time all CPUs'
+# streams share, which is the whole trace (lket-b2a(1), CTF).
+# Prints a line per analysis; exit 0 when all agree, 1 otherwise.
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare  # noqa: E402  (lket.out's reader, the export's rules)
+
+# lttnganalyses' kinds of I/O system call, by LTTng's names (its
+# SyscallConsts), as iolatencystats reports them
+IO_KINDS = {
+    'Open': ('open', 'openat'),
+    'Read': ('read', 'readv', 'pread64', 'pread', 'preadv', 'recvmsg',
+             'recvfrom'),
+    'Write': ('write', 'writev', 'pwrite64', 'pwrite', 'pwritev', 'sendmsg',
+              'sendto'),
+    'Sync': ('sync', 'sync_file_range', 'fsync', 'fdatasync'),
+}
+
+failed = []
+
+
+def say(ok, what):
+    print('%s - lttng: %s' % ('ok' if ok else 'not ok', what))
+    if not ok:
+        failed.append(what)
+
+
+def analysis(name, ctf, *args):
+    """lttng-NAME-mi's results; None (said) when it did not complete"""
+    p = subprocess.run(['lttng-%s-mi' % name] + list(args) + [ctf],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    err = [line for line in p.stderr.splitlines()
+           if not line.startswith('[warning] Tracer discarded')]
+    try:
+        out = json.loads(p.stdout)
+    except ValueError:
+        out = {'error-message': p.stdout[:300]}
+    if p.returncode or 'error-message' in out or err:
+        say(False, 'lttng-%s did not complete (exit %d): %s %s' % (
+            name, p.returncode, out.get('error-message', ''),
+            ' '.join(err)[:300]))
+        return None
+    return out['results']
+
+
+def b2a(binary, *args):
+    p = subprocess.run([binary, '--no-symbols'] + list(args),
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                       universal_newlines=True,
+                       errors='surrogateescape')
+    return p.stdout
+
+
+def stat_cpu_time(text):
+    """--stat's CPU time by thread: tid -> ns (the idle task left out)"""
+    out, on = {}, False
+    for line in text.splitlines():
+        if line.startswith('CPU time by thread'):
+            on = True
+            continue
+        m = re.match(r'\s*(\d+)\.(\d{9})\s+[\d.]+\s+(\d+) ', line)
+        if on and m and m.group(3) != '0':
+            out[int(m.group(3))] = int(m.group(1)) * 10**9 + int(m.group(2))
+    return out
+
+
+def check_cputop(results, stat):
+    """each thread's share at most 100%, its time --stat's"""
+    per = [r for r in results if r['class'] == 'per-process'][0]
+    tr = per['time-range']
+    span = tr['end']['value'] - tr['begin']['value']
+    over, off = [], []
+    for row in per['data']:
+        tid, ratio = row[0]['tid'], row[3]['value']
+        ns = ratio * span
+        if ratio > 1 + 1e-9:
+            over.append('%s %d: %.1f%%' % (row[0]['name'], tid, 100 * ratio))
+        # cputop counts the idle task only until its first switch away
+        # (its switches to it are filtered out); --stat's is per CPU
+        if tid == 0:
+            continue
+        want = stat.get(tid, 0)
+        if abs(ns - want) > 0.01 * want:
+            off.append('%s %d: cputop %.0f ns, --stat %d ns' % (
+                row[0]['name'], tid, ns, want))
+    say(not over, 'lttng-cputop: no thread over 100%% (%d threads%s)' % (
+        len(per['data']), ': ' + ', '.join(over) if over else ''))
+    threads = [row for row in per['data'] if row[0]['tid']]
+    say(threads and not off,
+        'lttng-cputop: the CPU time of each thread is --stat\'s within 1%% '
+        '(%d threads)%s' % (len(threads), ': ' + '; '.join(off) if off else ''))
+
+
+def expected_calls(events):
+    """tid -> system calls that LTTng's state counts: an exit after the
+    entry, in the thread sched_switch last put on that CPU"""
+    merged = sorted((e[0], cpu, e) for cpu, evs in events.items()
+                    for e in evs)
+    current, inside, counts = {}, set(), {}
+    for _, cpu, (t, name, tid, pid, comm, fields) in merged:
+        if name == 'tskdispatch_ctxswitch':
+            current[cpu] = dict(fields)['next_pid']
+        elif name.startswith('syscall_entry') and cpu in current:
+            inside.add(current[cpu])
+        elif name == 'syscall_return' and current.get(cpu) in inside:
+            tid = current[cpu]
+            inside.discard(tid)
+            counts[tid] = counts.get(tid, 0) + 1
+    return counts
+
+
+def check_syscallstats(results, events):
+    want = expected_calls(events)
+    got, bad = {}, []
+    for r in results:
+        m = re.search(r'TID: (\d+)\)\]$', str(r['class'].get('title', ''))
+                      if isinstance(r['class'], dict) else '')
+        if m:
+            got[int(m.group(1))] = sum(row[1]['value'] for row in r['data'])
+    for tid in sorted(set(want) | set(got)):
+        if want.get(tid, 0) != got.get(tid, 0):
+            bad.append('%d: lket.out %d, LTTng %d' % (
+                tid, want.get(tid, 0), got.get(tid, 0)))
+    say(got and not bad,
+        'lttng-syscallstats: the system calls of each thread as many as '
+        'lket.out\'s (%d threads, %d calls)%s' % (
+            len(got), sum(got.values()), ': ' + '; '.join(bad) if bad else ''))
+
+
+def report_pairs(text):
+    """--report's syscall(NAME): count, min, max in ns"""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r'syscall\(([^)]*)\)\s+(\d+)\s+([\d.]+)\s+([\d.]+)'
+                     r'\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+([\d.]+) ', line)
+        if m:
+            out[m.group(1)] = (int(m.group(2)),
+                               round(float(m.group(4)) * 1000),
+                               round(float(m.group(5)) * 1000))
+    return out
+
+
+def check_iolatency(results, report, events):
+    # calls the export could not give their arguments: not I/O to LTTng
+    unknown = {}
+    for evs in events.values():
+        for e in compare.merged(evs):
+            name = compare.syscall_name_of(e[5])
+            if e[1] == 'syscall_entry' and name in compare.ANALYSED:
+                unknown[name] = unknown.get(name, 0) + 1
+    rows = [r for r in results if r['class'] == 'syscall-latency-stats'][0]
+    bad, n = [], 0
+    for row in rows['data']:
+        kind, count = row[0]['value'], row[1]['value']
+        names = [s for s, c in compare.CALLS.items() if c[0] in IO_KINDS[kind]]
+        pairs = [report[s] for s in names if s in report]
+        want = sum(p[0] for p in pairs) - sum(unknown.get(s, 0)
+                                              for s in names)
+        n += count
+        if count != want:
+            bad.append('%s: LTTng %d, --report %d' % (kind, count, want))
+        elif count and not any(unknown.get(s) for s in names) and (
+                row[2]['value'] != min(p[1] for p in pairs) or
+                row[4]['value'] != max(p[2] for p in pairs)):
+            bad.append('%s: LTTng min %d max %d ns, --report %d, %d' % (
+                kind, row[2]['value'], row[4]['value'],
+                min(p[1] for p in pairs), max(p[2] for p in pairs)))
+    say(not bad, 'lttng-iolatencystats: %d I/O calls, as many, as short and '
+        'as long as --report\'s%s' % (n, ': ' + '; '.join(bad) if bad else ''))
+
+
+def main():
+    binary, trace, ctf = sys.argv[1:4]
+    text = b2a(binary, '-o', '-', trace)
+    path = os.path.join(ctf, '..', os.path.basename(trace) + '.agree.out')
+    with open(path, 'w', errors='surrogateescape') as f:
+        f.write(text)
+    events, _ = compare.lket(path)
+    results = analysis('cputop', ctf, '--limit', '100000')
+    if results is not None:
+        check_cputop(results, stat_cpu_time(b2a(binary, '--stat', '-o', '-',
+                                                trace)))
+    results = analysis('syscallstats', ctf)
+    if results is not None:
+        check_syscallstats(results, events)
+    results = analysis('iolatencystats', ctf)
+    if results is not None:
+        b2a(binary, '--report', path, trace)
+        with open(path) as f:
+            report = report_pairs(f.read())
+        os.unlink(path)
+        check_iolatency(results, report, events)
+    for name in ('iolatencytop', 'iousagetop', 'irqstats', 'schedtop',
+                 'schedlog'):
+        if analysis(name, ctf) is not None:
+            say(True, 'lttng-%s ran to completion' % name)
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

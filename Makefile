@@ -169,10 +169,20 @@ check-golden: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen \
 	tests/golden/run.sh $(BUILD)
 	tests/man/run.sh $(BUILD)
 
-# --ctf read back by babeltrace2, compared with lket.out; --replace, and
-# signals during an export (a 480 MB trace, removed after)
-check-ctf: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen
-	tests/ctf/run.sh $(BUILD)
+# --ctf read back by babeltrace2, compared with lket.out, and by LTTng's
+# analyses; its system call classes against lttng-modules' source (its
+# Debian package, unpacked, not installed); --replace, and signals during
+# an export (a 480 MB trace, removed after)
+LTTNG_MODULES = $(BUILD)/lttng-modules
+$(LTTNG_MODULES)/unpacked:
+	rm -rf $(LTTNG_MODULES) && mkdir -p $(LTTNG_MODULES)
+	cd $(LTTNG_MODULES) && apt-get download -q lttng-modules-dkms && \
+		dpkg-deb -x lttng-modules-dkms_*.deb src
+	ls -d $(LTTNG_MODULES)/src/usr/src/lttng-modules-* > $@
+
+check-ctf: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen \
+	   $(LTTNG_MODULES)/unpacked
+	LTTNG_MODULES_SRC=$$(cat $(LTTNG_MODULES)/unpacked) tests/ctf/run.sh $(BUILD)
 
 # --timechart and --histogram: valid SVG, the lanes and markers of
 # lket.out, rendered by chromium into $(BUILD)/svg/*/*/*.png

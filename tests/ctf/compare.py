@@ -280,8 +280,10 @@ def from_lttng(ev):
             # "unknown" for a call without one, for one whose arguments
             # it lacks, and past SYSCALL_CLASSES
             call = fields[0][1]
-            want = re.sub(rb'[^A-Za-z0-9_]', b'_', call.encode(
-                'utf-8', 'surrogateescape')) or b'unknown'
+            # LTTng's name where it differs (sendfile64)
+            want = re.sub(rb'[^A-Za-z0-9_]', b'_', CALLS.get(
+                call, (call,))[0].encode('utf-8', 'surrogateescape')) or \
+                b'unknown'
             got = name[len(prefix):]
             check(want == got.encode('utf-8', 'surrogateescape') or
                   (got == 'unknown' and (
@@ -368,7 +370,7 @@ def bt_fields(s):
 # babeltrace2 puts the trace's host name before the event's, if it has one
 BT = re.compile(r'\[(\d+)\] \([^)]*\) (?:\S+ )?(\S+): \{ cpu_id = (\d+) \}, '
                 r'\{ tid = (-?\d+), pid = (-?\d+), procname = ("(?:[^"\\]|\\.)*") \}'
-                r'(?:, \{ (.*) \})?$')
+                r'(?:, \{ (.*) \}|, \{ \})?$')
 
 
 def babeltrace(path):

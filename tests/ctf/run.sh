@@ -104,6 +104,16 @@ check_calls() {
 	grep -q '^ok - lttng: lttng-syscallstats: the system calls of each thread as many as lket.out.s (1 threads, 7 calls)$' agree.txt &&
 	grep -q '^ok - lttng: lttng-iolatencystats: 2 I/O calls, ' agree.txt
 }
+# every system call an entry hook records: its classes have the fields
+# lttng-modules' x86-64 instrumentation gives it (LTTNG_MODULES_SRC, its
+# source: make check-ctf unpacks the lttng-modules-dkms package)
+case_allcalls() { $gen allcalls t; }
+check_allcalls() {
+	[ -n "${LTTNG_MODULES_SRC:-}" ] || {
+		echo "run.sh: LTTNG_MODULES_SRC is not set (make check-ctf)" >&2
+		return 1; }
+	python3 "$here/lttng-fields.py" "$LTTNG_MODULES_SRC" ctf/metadata 25
+}
 # switches to and from the idle task on two CPUs: tid 0 is swapper/N,
 # N its CPU, in the context and in prev_comm and next_comm
 case_idle() { $gen idle t; }
@@ -138,7 +148,8 @@ check_tasks() {
 case_stacks()   { $gen stacks t; }
 
 cases="golden v5 swapped pcpu pcpu_lost nometa garbage truncated strings
-	dbnames longnames latency backwards sysnames nameless calls idle moved
+	dbnames longnames latency backwards sysnames nameless calls allcalls idle
+	moved
 	syscalls many
 	tasks stacks"
 [ $# -gt 0 ] && cases=$*

@@ -27,6 +27,8 @@
  *           return each, on 2 CPUs
  *   calls   system calls that both the syscall group and an iosyscall
  *           hook record, next to each other on their CPU or not
+ *   allcalls  each system call an entry hook records, with its hook's
+ *           record
  *   nameless  system calls without a name: rt_sigreturn's return (the
  *           return hook reads the number from the registers it restored)
  *           and a number no table knows, entry and return
@@ -936,6 +938,59 @@ static void calls(void)
 	event(0, t + 1500, 4300, "syscall.return", "kill", I(-3));
 }
 
+/*
+ * Every system call that an entry hook records (the CTF export's table,
+ * written out again here as the test's own list): its syscall.entry and
+ * the hook's record, once each, for the export's classes to be checked
+ * against lttng-modules' (tests/ctf/lttng-fields.py).
+ */
+static void allcalls(void)
+{
+	static const char *const calls[][2] = {
+		{ "open", "iosyscall.open.entry" },
+		{ "openat", "iosyscall.open.entry" },
+		{ "close", "iosyscall.close.entry" },
+		{ "read", "iosyscall.read.entry" },
+		{ "write", "iosyscall.write.entry" },
+		{ "readv", "iosyscall.readv.entry" },
+		{ "writev", "iosyscall.writev.entry" },
+		{ "pread64", "iosyscall.pread64.entry" },
+		{ "pwrite64", "iosyscall.pwrite64.entry" },
+		{ "readahead", "iosyscall.readahead.entry" },
+		{ "sendfile", "iosyscall.sendfile.entry" },
+		{ "lseek", "iosyscall.lseek.entry" },
+		{ "sync", "iosyscall.sync.entry" },
+		{ "fsync", "iosyscall.fsync.entry" },
+		{ "fdatasync", "iosyscall.fdatasync.entry" },
+		{ "flock", "iosyscall.flock.entry" },
+		{ "kill", "signal.syskill.entry" },
+		{ "tkill", "signal.systkill.entry" },
+		{ "tgkill", "signal.systgkill.entry" },
+		{ "rt_sigpending", "signal.pending.entry" },
+		{ "io_setup", "aio.io_setup.entry" },
+		{ "io_submit", "aio.io_submit.entry" },
+		{ "io_getevents", "aio.io_getevents.entry" },
+		{ "io_destroy", "aio.io_destroy.entry" },
+		{ "io_cancel", "aio.io_cancel.entry" },
+	};
+	uint64_t t = 5000000000ull;
+	size_t i;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(4400), I(4400), I(1), "calls");
+	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		event(0, t += 100, 4400, "syscall.entry", calls[i][0]);
+		/* the open hook's first field is its file name; the others
+		 * are numbers, as many as the hook has */
+		if (!strcmp(calls[i][1], "iosyscall.open.entry"))
+			event(0, t += 10, 4400, calls[i][1], "/f", I(0), I(0));
+		else
+			event(0, t += 10, 4400, calls[i][1], I(1), I(1), I(1),
+			      I(1), I(1), I(1), I(1), I(1));
+		event(0, t += 100, 4400, "syscall.return", calls[i][0], I(0));
+	}
+}
+
 /* Strings to escape, in fields and in a process name. */
 static void formulas(uint64_t t);
 
@@ -1444,7 +1499,7 @@ static const struct trace_kind {
 } kinds[] = {
 	{ "golden", make_golden }, { "badmeta", make_badmeta },
 	{ "nometa", make_nometa }, { "bench", make_bench },
-	{ "syscalls", make_syscalls }, { "idle", idle }, { "bigflush", bigflush }, { "sysnames", make_sysnames }, { "nameless", nameless }, { "calls", calls }, { "strings", strings },
+	{ "syscalls", make_syscalls }, { "idle", idle }, { "bigflush", bigflush }, { "sysnames", make_sysnames }, { "nameless", nameless }, { "calls", calls }, { "allcalls", allcalls }, { "strings", strings },
 	{ "latency", latency }, { "backwards", backwards },
 	{ "dbnames", dbnames }, { "longnames", longnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },

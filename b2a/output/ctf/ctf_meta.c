@@ -127,11 +127,13 @@ int ctf_syscall_class(struct ctf *c, const struct event *ev,
 	return 0;
 }
 
-/* The name of a system call event's class: its syscall_name, but LTTng's
- * "unknown" for an entry whose arguments LTTng's analyses read and that
- * has none (ctf_calls.c gives it them when it can). */
+/* The name of a system call event's class: its syscall_name (LTTng's
+ * where it differs: sendfile64), but LTTng's "unknown" for an entry
+ * whose arguments LTTng's analyses read and that has none (ctf_calls.c
+ * gives it them when it can). */
 static const char *syscall_class_name(const struct event *ev)
 {
+	const struct lttng_syscall *call;
 	const char *name = "";
 	size_t i;
 
@@ -142,7 +144,8 @@ static const char *syscall_class_name(const struct event *ev)
 	if (ev->meta->ev == LKET_EV_SYSCALL_ENTRY &&
 	    lttng_syscall_needs_args(name))
 		return "unknown";
-	return name;
+	call = lttng_syscall_of(name);
+	return call ? call->lttng : name;
 }
 
 /*

@@ -178,7 +178,7 @@ $(LTTNG_MODULES)/unpacked:
 	rm -rf $(LTTNG_MODULES) && mkdir -p $(LTTNG_MODULES)
 	cd $(LTTNG_MODULES) && apt-get download -q lttng-modules-dkms && \
 		dpkg-deb -x lttng-modules-dkms_*.deb src
-	ls -d $(LTTNG_MODULES)/src/usr/src/lttng-modules-* > $@
+	echo "$$(cd $(LTTNG_MODULES)/src/usr/src/lttng-modules-* && pwd)" > $@
 
 check-ctf: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen \
 	   $(LTTNG_MODULES)/unpacked

@@ -16,6 +16,8 @@ gen=$build/lket-gen
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
+# (the cases run in folders of their own)
+[ -n "${LTTNG_MODULES_SRC:-}" ] && LTTNG_MODULES_SRC=$(cd "$LTTNG_MODULES_SRC" && pwd)
 command -v babeltrace2 > /dev/null ||
 	{ echo "run.sh: babeltrace2 is missing (tools/install-deps)" >&2; exit 1; }
 

@@ -21,7 +21,7 @@
 #     too, and
 #     every system call comes after its task's switch-in on that CPU
 #     (tests/guest/switch-in.awk), also when the task got the CPU from
-#     stapio; LTTng's own analyses read the core export and agree with
+#     stapio; LTTng's own analyses read both exports and agree with
 #     lket-b2a (tests/ctf/lttng-agree.py: CPU time by thread, system
 #     calls by thread, I/O latencies).
 #
@@ -118,17 +118,20 @@ check "core: the worker's syscall_exit_write events as many as its syscall_entry
 check "core: fork and exec of dd (sched_process_fork, sched_process_exec)" sh -c "
 	grep -q ' sched_process_exec: .* filename = \"/bin/dd\"' '$res/core.bt' &&
 	grep -q ' sched_process_fork: .* parent_comm = \"tasks\", ' '$res/core.bt'"
-# LTTng's own analyses read the core export to the end and agree with
-# lket-b2a's figures (tests/ctf/lttng-agree.py): a line each
-python3 "$top/tests/ctf/lttng-agree.py" "$builddir/lket-b2a" "$res/core" \
-	"$res/core.ctf" > "$res/core.agree" 2>&1
-agree=$?
-while IFS= read -r line; do
-	case $line in
-	"ok - "*) ok "core: ${line#ok - }" ;;
-	"not ok - "*) nok "core: ${line#not ok - }" ;;
-	esac
-done < "$res/core.agree"
-grep -q '^ok - ' "$res/core.agree" && [ "$agree" -le 1 ] ||
-	nok "core: lttng-agree.py failed (exit $agree): $(tail -n 3 "$res/core.agree")"
+# LTTng's own analyses read both exports to the end and agree with
+# lket-b2a's figures (tests/ctf/lttng-agree.py): a line each (the
+# iosyscall trace has no sched_switch: no thread runs for either)
+for m in io core; do
+	python3 "$top/tests/ctf/lttng-agree.py" "$builddir/lket-b2a" "$res/$m" \
+		"$res/$m.ctf" > "$res/$m.agree" 2>&1
+	agree=$?
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) ok "$m: ${line#ok - }" ;;
+		"not ok - "*) nok "$m: ${line#not ok - }" ;;
+		esac
+	done < "$res/$m.agree"
+	grep -q '^ok - ' "$res/$m.agree" && [ "$agree" -le 1 ] ||
+		nok "$m: lttng-agree.py failed (exit $agree): $(tail -n 3 "$res/$m.agree")"
+done
 finish

@@ -36,6 +36,9 @@
 # that did not fire and that tests/guest/stress-unreached.txt does not
 # name with its reason.
 #
+# LTTng's own analyses must read the trace's CTF export to the end and
+# agree with lket-b2a (tests/ctf/lttng-agree.py).
+#
 # Prints the hooks that fired, the ones that did not with their reason,
 # and the throughput: events/s per CPU, bytes/s, dropped and lost.
 #
@@ -391,6 +394,29 @@ else
 fi
 [ "$unexplained" = 0 ] && ok "hooks: every hook that did not fire is named with its reason" ||
 	bad "hooks: $unexplained hooks did not fire and have no reason in tests/guest/stress-unreached.txt"
+
+# ---- LTTng's own analyses read the CTF export of every hook's trace to
+# the end and agree with lket-b2a (tests/ctf/lttng-agree.py; records
+# dropped make lket-b2a's status 1)
+rm -rf t.ctf
+b2arc=0
+"$build/lket-b2a" --no-symbols --ctf t.ctf "$res/t" 2>/dev/null || b2arc=$?
+if [ $b2arc -le 1 ]; then
+	python3 "$top/tests/ctf/lttng-agree.py" "$build/lket-b2a" "$res/t" t.ctf \
+		> lttng.txt 2>&1
+	arc=$?
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) ok "${line#ok - }" ;;
+		"not ok - "*) bad "${line#not ok - }" ;;
+		esac
+	done < lttng.txt
+	grep -q '^ok - ' lttng.txt && [ $arc -le 1 ] ||
+		bad "lttng-agree.py failed (exit $arc): $(tail -n 3 lttng.txt | tr '\n' '|')"
+else
+	bad "lket-b2a --ctf: status $b2arc"
+fi
+rm -rf t.ctf
 
 # ---- throughput, from the same run
 bytes=$(cat "$res"/t_* | wc -c)

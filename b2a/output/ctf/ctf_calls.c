@@ -24,13 +24,6 @@
 
 #include "output/ctf/ctf_int.h"
 
-static const char *syscall_name(const struct event *ev)
-{
-	const struct value *v = event_value(ev, "syscall_name");
-
-	return v && v->f->type == LKET_STRING && v->s ? v->s : "";
-}
-
 /* Is ev the other half of the stream's last record? */
 static bool completes(const struct ctf_stream *s, const struct event *ev,
 		      int e)
@@ -44,7 +37,7 @@ static bool completes(const struct ctf_stream *s, const struct event *ev,
 	if (p->kind == CTF_PENDING_ENTRY)
 		return e == p->call->hook;
 	call = e == LKET_EV_SYSCALL_RETURN ?
-		lttng_syscall_of(syscall_name(ev)) : NULL;
+		lttng_syscall_of(lttng_syscall_name(ev)) : NULL;
 	return call && call->hook_return == p->call->hook_return;
 }
 
@@ -86,7 +79,7 @@ int ctf_call_event(struct ctf *c, struct ctf_stream *s,
 	if (ret || call)
 		return ret;
 	if (e == LKET_EV_SYSCALL_ENTRY) {
-		call = lttng_syscall_of(syscall_name(ev));
+		call = lttng_syscall_of(lttng_syscall_name(ev));
 		if (call)
 			s->last.kind = CTF_PENDING_ENTRY;
 	} else if (e >= 0) {

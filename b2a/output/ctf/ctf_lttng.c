@@ -390,17 +390,40 @@ const struct lttng_syscall *lttng_syscall_of_return(int ev)
 	return NULL;
 }
 
-bool lttng_syscall_needs_args(const char *name)
+static bool is_unrecorded(const char *name)
 {
-	const struct lttng_syscall *call = lttng_syscall_of(name);
 	size_t i;
 
-	if (call)
-		return call->analysed;
 	for (i = 0; name && i < ARRAY_SIZE(unrecorded); i++)
 		if (!strcmp(unrecorded[i], name))
 			return true;
 	return false;
+}
+
+static bool needs_args(const struct lttng_syscall *call, const char *name)
+{
+	return call ? call->analysed : is_unrecorded(name);
+}
+
+bool lttng_syscall_needs_args(const char *name)
+{
+	return needs_args(lttng_syscall_of(name), name);
+}
+
+const char *lttng_syscall_name(const struct event *ev)
+{
+	const struct value *v = event_value(ev, "syscall_name");
+
+	return v && v->f->type == LKET_STRING && v->s ? v->s : "";
+}
+
+const char *lttng_syscall_class(bool entry, const char *name)
+{
+	const struct lttng_syscall *call = lttng_syscall_of(name);
+
+	if (entry && needs_args(call, name))
+		return "unknown";
+	return call ? call->lttng : name;
 }
 
 bool lttng_shadows(const struct lttng_event *l, const char *name)

@@ -79,6 +79,15 @@ const struct lttng_syscall *lttng_syscall_of_return(int ev);
 /* Do LTTng's analyses read arguments of the call named name at entry? */
 bool lttng_syscall_needs_args(const char *name);
 
+/* The syscall_name of a system call event ev; "" if it has none. */
+const char *lttng_syscall_name(const struct event *ev);
+
+/* The class name of a system call event's (an entry's or not) named
+ * name: name, LTTng's where it differs (sendfile64), or LTTng's
+ * "unknown" for an entry whose arguments LTTng's analyses read and that
+ * has none (ctf_calls.c gives it them when it can). */
+const char *lttng_syscall_class(bool entry, const char *name);
+
 /* Does the LTTng event have a field of that name, LKET's field of that
  * name's value (so that LKET's is left out)? */
 bool lttng_shadows(const struct lttng_event *l, const char *name);

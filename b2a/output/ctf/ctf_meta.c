@@ -127,27 +127,6 @@ int ctf_syscall_class(struct ctf *c, const struct event *ev,
 	return 0;
 }
 
-/* The name of a system call event's class: its syscall_name (LTTng's
- * where it differs: sendfile64), but LTTng's "unknown" for an entry
- * whose arguments LTTng's analyses read and that has none (ctf_calls.c
- * gives it them when it can). */
-static const char *syscall_class_name(const struct event *ev)
-{
-	const struct lttng_syscall *call;
-	const char *name = "";
-	size_t i;
-
-	for (i = 0; i < ev->nvalues; i++)
-		if (ev->v[i].f->type == LKET_STRING && ev->v[i].s &&
-		    !strcmp(ev->v[i].f->name, "syscall_name"))
-			name = ev->v[i].s;
-	if (ev->meta->ev == LKET_EV_SYSCALL_ENTRY &&
-	    lttng_syscall_needs_args(name))
-		return "unknown";
-	call = lttng_syscall_of(name);
-	return call ? call->lttng : name;
-}
-
 /*
  * The class id of the event, registered when first seen: LTTng's
  * counterpart for an event that matches its metadata and has one.
@@ -167,7 +146,9 @@ int ctf_class(struct ctf *c, const struct event *ev, bool raw,
 	if (!raw)
 		l = lttng_event_of_meta(ev->meta);
 	if (l && l->per_syscall)
-		return ctf_syscall_class(c, ev, l, syscall_class_name(ev), id);
+		return ctf_syscall_class(c, ev, l, lttng_syscall_class(
+			ev->meta->ev == LKET_EV_SYSCALL_ENTRY,
+			lttng_syscall_name(ev)), id);
 	for (i = 0; raw && i < c->nclasses; i++)
 		if (c->classes[i].raw && c->classes[i].meta == ev->meta &&
 		    c->classes[i].group == (ev->group & 0xff) &&

@@ -17,9 +17,12 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
-# lket-stap gives it with -I: stap 4.8 does not search the folders below
-# its own tapset folder (but linux/ and the architecture's).
-TAPSETDIR = $(PREFIX)/share/systemtap/tapset/lket
+# The tapsets; lket-stap gives it with -I.  Plain stap finds them through
+# links in its own tapset folder, named lket_*.stp there: stap 4.8
+# searches no folder below it (but linux/ and the architecture's), and
+# skips a file it has read already by another path.
+TAPSETDIR = $(PREFIX)/share/lket/tapset
+STAP_TAPSETDIR = $(PREFIX)/share/systemtap/tapset
 RUNTIMEDIR = $(PREFIX)/share/lket/runtime
 # SystemTap runtime fixes, applied by lket-buildenv to a copy of the runtime
 RTPATCHDIR = $(PREFIX)/share/lket/stap-runtime-patches
@@ -27,6 +30,8 @@ RTPATCHDIR = $(PREFIX)/share/lket/stap-runtime-patches
 BUILD = build
 CC ?= cc
 CFLAGS ?= -O2 -g
+# the release, from its one place: debian/changelog's first entry
+LKET_VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 LKET_CFLAGS = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
 SANITIZE = -fsanitize=address,undefined -fno-omit-frame-pointer \
 	   -fno-sanitize-recover=all
@@ -52,7 +57,7 @@ GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
 	    $(BUILD)/man/lket.5 $(BUILD)/man/lket-b2a.1
 
 .PHONY: all check check-unit check-golden check-ctf check-svg check-svg-big check-db \
-	check-fuzz check-rt check-targets check-guest-targets check-catalogue check-tapset check-tools check-guest guest-tests \
+	check-fuzz check-package check-rt check-targets check-guest-targets check-catalogue check-tapset check-tools check-guest guest-tests \
 	check-multihost check-stress fuzz-long bench demo install clean
 
 all: $(BUILD)/lket-b2a $(BUILD)/lket-gen $(GENERATED)
@@ -61,14 +66,19 @@ PG_CFLAGS = -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/po
 
 $(BUILD)/b2a/%.o: b2a/%.c $(B2A_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(LKET_CFLAGS) $(B2A_INC) $(PG_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(LKET_CFLAGS) $(B2A_INC) $(B2A_DEFS) $(PG_CFLAGS) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/asan/b2a/%.o: b2a/%.c $(B2A_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(LKET_CFLAGS) $(B2A_INC) $(PG_CFLAGS) -O1 -g $(SANITIZE) -c -o $@ $<
+	$(CC) $(LKET_CFLAGS) $(B2A_INC) $(B2A_DEFS) $(PG_CFLAGS) -O1 -g $(SANITIZE) -c -o $@ $<
 
 $(BUILD)/lket-b2a: $(BUILD)/b2a/main.o $(B2A_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(B2A_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(B2A_LIBS)
+
+# lket-b2a --version
+VERSION_OBJS = $(BUILD)/b2a/cli/options.o $(BUILD)/asan/b2a/cli/options.o
+$(VERSION_OBJS): debian/changelog
+$(VERSION_OBJS): B2A_DEFS = -DLKET_VERSION='"$(LKET_VERSION)"'
 
 $(BUILD)/asan/lket-b2a: $(BUILD)/asan/b2a/main.o $(ASAN_OBJS)
 	$(CC) -g $(SANITIZE) -o $@ $^ $(B2A_LIBS)
@@ -154,7 +164,7 @@ check:
 	$(MAKE) -j$(JOBS) all $(BUILD)/asan/lket-b2a $(UNIT_TESTS:%=$(BUILD)/unit/%)
 	tests/prepare-targets --start $(BUILD) $(OTHER_TARGETS)
 	$(MAKE) -j$(JOBS) -O check-unit check-golden check-ctf check-svg check-db \
-		check-fuzz check-catalogue check-tools
+		check-fuzz check-catalogue check-tools check-package
 	$(MAKE) check-tapset
 	$(MAKE) check-guest-targets
 	tests/prepare-targets --wait $(BUILD)
@@ -213,6 +223,12 @@ check-catalogue: all
 
 check-tapset: all
 	tests/tapset/run.sh $(BUILD)
+
+# The Debian packages: built by dpkg-buildpackage in a minimal Debian root
+# with their Build-Depends only, checked by lintian, installed by apt in
+# another, used there, autopkgtest run, purged (tests/package)
+check-package: all
+	tests/package/run.sh $(BUILD)
 
 # lket-run-traced with stand-ins for staprun and modinfo: quoting, modes
 check-tools:
@@ -286,8 +302,9 @@ demo:
 	$(MAKE) all
 	tests/vm/demo.sh $(BUILD)
 
+MAN1 = $(wildcard man/*.1)
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TAPSETDIR) \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TAPSETDIR) $(DESTDIR)$(STAP_TAPSETDIR) \
 		$(DESTDIR)$(RUNTIMEDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(RTPATCHDIR)
 	install -m 755 $(BUILD)/lket-b2a $(DESTDIR)$(BINDIR)/
@@ -297,9 +314,13 @@ install: all
 	install -m 644 tools/lket-kbuild.mk tools/lket-tracequery.h \
 		tools/lket-syscall-table.awk $(DESTDIR)$(PREFIX)/share/lket/
 	install -m 644 tapset/*.stp tapset/*.stpm $(DESTDIR)$(TAPSETDIR)/
+	set -e; for f in tapset/*.stp tapset/*.stpm; do \
+		f=$${f#tapset/}; case $$f in lket_*) n=$$f ;; *) n=lket_$$f ;; esac; \
+		ln -sfn ../../lket/tapset/$$f $(DESTDIR)$(STAP_TAPSETDIR)/$$n; \
+	done
 	install -m 644 runtime/*.h runtime/*.def runtime/targets \
 		$(DESTDIR)$(RUNTIMEDIR)/
-	install -m 644 $(BUILD)/man/lket-b2a.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(BUILD)/man/lket.5 $(DESTDIR)$(MANDIR)/man5/
 
 clean:

@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /* clash.c - outputs that would destroy an input or another output. */
+#include <ftw.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/clash.h"
 
-/* Standard input's file, when it comes from one (< FILE). */
-#define STDIN_PATH	"/proc/self/fd/0"
+/*
+ * Standard input ("-") is known by its file's device and inode, from
+ * fstat(): not by a name, which /proc/self/fd/0 gives only where /proc
+ * is mounted (a chroot, a build root may have none).
+ */
+static bool stdin_file(struct stat *st)
+{
+	return !fstat(STDIN_FILENO, st) && S_ISREG(st->st_mode);
+}
 
 enum out_kind { OUT_NONE, OUT_FILE, OUT_DIR };
 
@@ -43,17 +52,28 @@ static bool canonical(const char *path, char *out, size_t size)
 	       (int)size;
 }
 
-/* The same inode when both exist; else the same name, x or ./x. */
+static bool same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/*
+ * The same inode when both exist; else the same name, x or ./x.  b "-":
+ * standard input's file.
+ */
 static bool same_file(const char *a, const char *b)
 {
 	char ca[2 * PATH_MAX], cb[2 * PATH_MAX];
 	struct stat sa, sb;
-	bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+	bool ea = stat(a, &sa) == 0, eb;
 
+	if (!strcmp(b, "-"))
+		return ea && stdin_file(&sb) && same_inode(&sa, &sb);
+	eb = stat(b, &sb) == 0;
 	if (!strcmp(a, b))
 		return true;
 	if (ea && eb)
-		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+		return same_inode(&sa, &sb);
 	return !ea && !eb && canonical(a, ca, sizeof(ca)) &&
 	       canonical(b, cb, sizeof(cb)) && !strcmp(ca, cb);
 }
@@ -69,19 +89,33 @@ static bool below(const char *root, const char *path)
 	return !strncmp(path, root, n) && path[n] == '/';
 }
 
+/* standard input's file, while nftw() looks for it (it takes no argument) */
+static struct stat stdin_st;
+
+static int is_stdin(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)path;
+	(void)ftw;
+	return flag == FTW_F && same_inode(st, &stdin_st);
+}
+
 /*
  * Does the folder root (resolved) hold the input?  Its name (a link in
  * root, say, which replacing root removes) or the file itself (what a
- * link outside root points to).
+ * link outside root points to).  Standard input: a file in root, at any
+ * depth, that is its file.
  */
 static bool holds(const char *root, const char *input)
 {
 	char name[2 * PATH_MAX], real[PATH_MAX];
-	bool in = !strcmp(input, "-");
 
-	if (!in && canonical(input, name, sizeof(name)) && below(root, name))
+	if (!strcmp(input, "-"))
+		return stdin_file(&stdin_st) &&
+		       nftw(root, is_stdin, 16, FTW_PHYS) == 1;
+	if (canonical(input, name, sizeof(name)) && below(root, name))
 		return true;
-	return realpath(in ? STDIN_PATH : input, real) && below(root, real);
+	return realpath(input, real) && below(root, real);
 }
 
 void clash_find(const struct clash_out *outs, size_t nouts,
@@ -101,8 +135,7 @@ void clash_find(const struct clash_out *outs, size_t nouts,
 			if (kind == OUT_DIR && holds(root, inputs[j]))
 				c->kind = CLASH_HOLDS_INPUT;
 			else if (kind == OUT_FILE &&
-				 same_file(outs[i].path, strcmp(inputs[j], "-") ?
-					   inputs[j] : STDIN_PATH))
+				 same_file(outs[i].path, inputs[j]))
 				c->kind = CLASH_INPUT;
 			if (c->kind)
 				return;

@@ -15,9 +15,10 @@ out=$build/fuzz
 mkdir -p "$out/corpus" "$out/seeds"
 rm -f "$out/seeds/"*.seed
 cd "$top"
-# every module of lket-b2a but main.c: the target is its main
+# every module of lket-b2a but main.c: the target is its main (and
+# --version, which it never gives, prints "fuzz")
 clang -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 \
-	-I/usr/include/postgresql -Ib2a -I. \
+	-I/usr/include/postgresql -Ib2a -I. -DLKET_VERSION='"fuzz"' \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-o "$out/fuzz_b2a" tests/fuzz/fuzz_b2a.c \
 	$(find b2a -name '*.c' ! -path b2a/main.c | sort) -lsqlite3 -lpq -ldw -lelf

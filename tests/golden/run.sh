@@ -4,6 +4,9 @@
 # on standard error and the exit status must equal tests/golden/NAME.expect.
 #
 #   tests/golden/run.sh BUILD [CASE...]     UPDATE=1 rewrites the .expect
+#
+# LKET_B2A=PATH: that lket-b2a alone (an installed one, or the package's
+# build), instead of BUILD's two; BUILD still gives lket-gen.
 set -u
 build=$(cd "${1:?usage: run.sh BUILD [CASE...]}" && pwd)
 shift
@@ -412,9 +415,19 @@ if [ $# = 0 ]; then
 		esac
 	done
 fi
+bins="$build/lket-b2a $build/asan/lket-b2a"
+[ -n "${LKET_B2A:-}" ] && bins=$LKET_B2A
+# each binary's results in a folder of its own: BUILD's plain one in
+# NAME/BUILD's name, the ASan one in NAME/asan, LKET_B2A's in NAME/given
+label() {
+	case $1 in
+	"${LKET_B2A:-}") echo given ;;
+	*) basename "$(dirname "$1")" ;;
+	esac
+}
 for c in $cases; do
-	for bin in lket-b2a asan/lket-b2a; do
-		dir=$work/$c/$(basename "$(dirname "$build/$bin")")
+	for bin in $bins; do
+		dir=$work/$c/$(label "$bin")
 		rm -rf "$dir" && mkdir -p "$dir"
 		(
 			cd "$dir" || exit 1
@@ -424,7 +437,7 @@ for c in $cases; do
 			in=/dev/null
 			[ -e stdin ] && in=stdin
 			# shellcheck disable=SC2086
-			timeout 20 "$build/$bin" $out $args < "$in" 2> stderr
+			timeout 20 "$bin" $out $args < "$in" 2> stderr
 			status=$?
 			cat lket.out 2> /dev/null
 			extras
@@ -432,7 +445,7 @@ for c in $cases; do
 			cat stderr
 			echo "--- exit $status"
 		) > "$dir/result" 2>&1
-		if [ "${UPDATE:-}" = 1 ] && [ "$bin" = lket-b2a ]; then
+		if [ "${UPDATE:-}" = 1 ] && [ "$bin" = "$build/lket-b2a" ]; then
 			cp "$dir/result" "$here/$c.expect"
 		fi
 		if diff -u "$here/$c.expect" "$dir/result" > "$dir/diff"; then
@@ -456,8 +469,8 @@ stack_shape() {
 }
 case " $(echo $cases) " in
 *" stacks "*" stacks_nodebug "*)
-	for bin in lket-b2a asan/lket-b2a; do
-		sub=$(basename "$(dirname "$build/$bin")")
+	for bin in $bins; do
+		sub=$(label "$bin")
 		stack_shape "$work/stacks_nodebug/$sub/result" > "$work/stacks.shape"
 		if stack_shape "$work/stacks/$sub/result" | diff -u "$work/stacks.shape" -; then
 			pass=$((pass + 1))

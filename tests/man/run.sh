@@ -9,7 +9,7 @@ set -u
 build=${1:?usage: run.sh BUILD}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 fail=0
-for page in "$here/man/lket-b2a.1" "$build/man/lket.5"; do
+for page in "$here"/man/*.1 "$build/man/lket.5"; do
 	name=$(basename "$page")
 	if ! [ -f "$page" ]; then
 		echo "FAIL man $name: missing"; fail=1; continue
@@ -41,5 +41,5 @@ for page in "$here/man/lket-b2a.1" "$build/man/lket.5"; do
 		echo "$glued"; fail=1
 	fi
 done
-[ $fail = 0 ] && echo "man: lket-b2a.1 and lket.5 build clean"
+[ $fail = 0 ] && echo "man: $(cd "$here/man" && ls -- *.1 | tr "\n" " ")and lket.5 build clean"
 exit $fail

@@ -139,8 +139,19 @@ static void test_stdin(void **state)
 	close(fd);
 	assert_clash(one("--ctf", at("d"), "-", NULL), CLASH_HOLDS_INPUT, 0);
 	assert_clash(one("-o", at("t_0"), "-", NULL), CLASH_NONE, 0);
+	/* at any depth; known by its inode, not by /proc's name for it */
+	assert_int_equal(mkdir(at("d/sub"), 0755), 0);
+	file("d/sub/t_1");
+	fd = open(at("d/sub/t_1"), O_RDONLY | O_CLOEXEC);
+	assert_int_equal(dup2(fd, STDIN_FILENO), STDIN_FILENO);
+	close(fd);
+	assert_clash(one("--ctf", at("d"), "-", NULL), CLASH_HOLDS_INPUT, 0);
+	assert_clash(one("--ctf", at("d/sub"), "-", NULL), CLASH_HOLDS_INPUT, 0);
+	assert_clash(one("-o", at("d/sub/t_1"), "-", NULL), CLASH_INPUT, 0);
 	assert_int_equal(dup2(saved, STDIN_FILENO), STDIN_FILENO);
 	close(saved);
+	unlink(at("d/sub/t_1"));
+	rmdir(at("d/sub"));
 	unlink(at("d/stream_0"));
 	rmdir(at("d"));
 	unlink(at("t_0"));

@@ -48,24 +48,36 @@ for c in debootstrap lintian autopkgtest git; do
 done
 mkdir -p "$work/apt-archives/partial"
 
-# inroot ROOT CMD [ARG]...: CMD as root in ROOT, in a mount namespace of
-# its own (its mounts vanish with it), with /proc, /dev and the shared
-# folder of downloaded packages
-inroot() {
-	ir_root=$1
-	shift
-	cp /etc/resolv.conf "$ir_root/etc/resolv.conf"
+# in_ns ROOT BINDS CMD [ARG]...: CMD, on this machine, in a mount
+# namespace of its own (its mounts vanish with it) where ROOT has /proc,
+# /dev and BINDS, a list of MODE:SRC:DST (MODE rw or ro; DST in ROOT)
+in_ns() {
+	ns_root=$1 ns_binds=$2
+	shift 2
+	cp /etc/resolv.conf "$ns_root/etc/resolv.conf"
 	unshare --mount --propagation private -- sh -c '
 		set -e
-		r=$0 archives=$1
+		r=$0 binds=$1
 		shift
 		mount -t proc proc "$r/proc"
 		mount --bind /dev "$r/dev"
-		mount --bind "$archives" "$r/var/cache/apt/archives"
-		exec chroot "$r" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
-			DEBIAN_FRONTEND=noninteractive \
-			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
-	' "$ir_root" "$work/apt-archives" "$@"
+		for b in $binds; do
+			mode=${b%%:*} b=${b#*:}
+			mkdir -p "$r${b#*:}"
+			mount --bind -o "$mode" "${b%%:*}" "$r${b#*:}"
+		done
+		exec "$@"
+	' "$ns_root" "$ns_binds" "$@"
+}
+# inroot ROOT CMD [ARG]...: CMD as root in ROOT, with the shared folder
+# of downloaded packages
+archives=rw:$work/apt-archives:/var/cache/apt/archives
+inroot() {
+	ir_root=$1
+	shift
+	in_ns "$ir_root" "$archives" chroot "$ir_root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
+		DEBIAN_FRONTEND=noninteractive \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
 }
 # apt-get install in ROOT, after a fresh package list once
 aptin() {
@@ -182,20 +194,12 @@ done
 # linux-image-REL-dbg, which make check installs on this machine for the
 # guest (tools/install-deps): shown read-only in the root, not unpacked
 # there again (5 GB).
+# the kernel's debuginfo in the root, read-only
+kernel_binds="ro:$dbg/boot:/usr/lib/debug/boot ro:$dbg/lib/modules/$rel:/usr/lib/debug/lib/modules/$rel"
 if [ -f "$dbg/boot/vmlinux-$rel" ]; then
-	if unshare --mount --propagation private -- sh -c '
-		set -e
-		r=$0 rel=$1 dbg=$2
-		shift 2
-		mount -t proc proc "$r/proc"
-		mount --bind /dev "$r/dev"
-		for d in "$dbg/boot" "$dbg/lib/modules/$rel"; do
-			mkdir -p "$r$d"
-			mount --bind -o ro "$d" "$r$d"
-		done
-		exec autopkgtest --no-built-binaries --env=LKET_KERNEL_RELEASE="$rel" "$@" -- chroot "$r"
-	' "$iroot" "$rel" "$dbg" "$out"/lket_*.deb "$out"/lket-b2a_*.deb "$src" \
-		> "$work/autopkgtest.log" 2>&1; then
+	if in_ns "$iroot" "$kernel_binds" autopkgtest --no-built-binaries \
+		--env=LKET_KERNEL_RELEASE="$rel" "$out"/lket_*.deb "$out"/lket-b2a_*.deb "$src" \
+		-- chroot "$iroot" > "$work/autopkgtest.log" 2>&1; then
 		ok "autopkgtest: $(sed -n '/@@@ summary/,$s/^\([a-z-]*\) *\(PASS\|SKIP\|FAIL\).*/\1 \2/p' "$work/autopkgtest.log" | paste -sd, -)"
 	else
 		sed -n '/@@@ summary/,$p' "$work/autopkgtest.log" | head -10
@@ -208,7 +212,10 @@ grep -h 'probe points elaborated\|^golden:' "$work/autopkgtest.log" | sed 's/^/ 
 
 # purge leaves nothing: the files of the root with the packages' Depends
 # but without the packages, before and after an install, use and purge
-# (/proc, /dev, caches, logs and dpkg's own records aside)
+# (/proc, /dev, caches, logs, home folders and dpkg's own records aside).
+# The use: a module built for the kernel, as a user would (lket-stap
+# keeps its runtime copy and kernel tree in ~/.cache/lket, never in
+# /usr), and a trace converted.
 files() {
 	inroot "$iroot" sh -c 'find / -xdev \( -path /proc -o -path /dev -o -path /tmp \
 		-o -path /var/cache -o -path /var/log -o -path /var/lib/dpkg \
@@ -217,7 +224,10 @@ files() {
 inroot "$iroot" dpkg --purge lket lket-b2a > "$work/purge.log" 2>&1
 files > "$work/files.before"
 if inroot "$iroot" dpkg -i $debs >> "$work/purge.log" 2>&1 &&
-   inroot "$iroot" lket-b2a --version >> "$work/purge.log" 2>&1 &&
+   in_ns "$iroot" "$archives $kernel_binds" chroot "$iroot" /usr/bin/env -i HOME=/root \
+	PATH=/usr/sbin:/usr/bin:/sbin:/bin sh -c 'cd /tmp && lket-stap -r "$0" -p4 -m lket_use \
+	-e "probe addevent.syscall.entry {}"' "$rel" >> "$work/purge.log" 2>&1 &&
+   "$build/lket-gen" latency "$iroot/tmp/t" > /dev/null && inroot "$iroot" lket-b2a -o /tmp/lket.out /tmp/t >> "$work/purge.log" 2>&1 &&
    inroot "$iroot" dpkg --purge lket lket-b2a >> "$work/purge.log" 2>&1; then
 	files > "$work/files.after"
 	if diff "$work/files.before" "$work/files.after" > "$work/files.diff"; then

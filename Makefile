@@ -2,7 +2,10 @@
 #
 #   make            build lket-b2a, the generated tapset catalogue, man pages
 #   make check      every test: unit (plain and ASan/UBSan), golden, ctf, svg, db, fuzz,
-#                   catalogue drift, tapset builds, tools, guest tests
+#                   catalogue drift, the Debian packages, tapset builds, tools,
+#                   guest tests
+#   make check-package  the Debian packages (debian/) built, linted,
+#                   installed, used and purged in minimal Debian roots
 #   make check-multihost  an NFS client and its server in two guests on one
 #                   link, traced and merged (also in make check)
 #   make check-stress  every hook under a heavy load in the guest for

@@ -35,7 +35,6 @@ mirror=${LKET_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 echo "VERSION_CODENAME=$suite" > "$work/os-release"
 rel=$(LKET_OS_RELEASE=$work/os-release LKET_KERNEL_RELEASE= "$top/tools/lket-target")
 dbg=${LKET_PACKAGE_DEBUG:-/usr/lib/debug}
-version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$top/debian/changelog")
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok   package: $*"; }
 nok() { fail=$((fail + 1)); echo "FAIL package: $*"; }
@@ -43,9 +42,10 @@ die() { echo "FAIL package: $*"; echo "package: $pass passed, $((fail + 1)) fail
 
 [ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot)"
 [ -n "$suite" ] || die "no VERSION_CODENAME in /etc/os-release: not a Debian machine"
-for c in debootstrap lintian autopkgtest git; do
+for c in debootstrap lintian autopkgtest dpkg-parsechangelog git; do
 	command -v $c > /dev/null || die "$c missing: tools/install-deps all"
 done
+version=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
 mkdir -p "$work/apt-archives/partial"
 
 # in_ns ROOT BINDS CMD [ARG]...: CMD, on this machine, in a mount

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analysis/report.h"
+#include "analysis/schedlat.h"
 #include "runtime/lket_format.h"
 #include "util/outbuf.h"
 #include "util/u64map.h"
@@ -34,16 +35,23 @@ struct label {
 	uint64_t negative;	/* ended before they began: left out */
 };
 
-/* The latencies of one label in one process. */
+/* The latencies of one label in one process, or in one thread. */
 struct acc {
 	uint32_t label;
 	int32_t pid;
+	int32_t tid;		/* -1: the process's */
 	char comm[PROC_COMM_LEN + 1];
 	uint64_t *v;
 	size_t n, cap;
 };
 
-enum kind { K_UNKNOWN, K_NONE, K_ENTRY, K_RETURN, K_STAGE };
+enum kind { K_UNKNOWN, K_NONE, K_ENTRY, K_RETURN, K_STAGE, K_WAKEUP,
+	    K_SWITCH };
+
+/* The fields a scheduling event is read by, in struct class's sched[]. */
+enum { F_WOKEN_TID, F_WOKEN_PID, F_WOKEN_NAME };
+enum { F_PREV_TID, F_NEXT_TID, F_PREV_STATE };
+#define SCHED_LABEL	"tskdispatch wakeup->switch-in"
 
 /* What (group, hook) is to the report, worked out once. */
 struct class {
@@ -51,6 +59,7 @@ struct class {
 	uint8_t lc, stage;	/* K_STAGE */
 	uint8_t pair;		/* K_ENTRY/K_RETURN: its pair_facts[] */
 	int16_t field;		/* syscall_name or request_addr; -1 none */
+	int16_t sched[3];	/* K_WAKEUP, K_SWITCH: F_* */
 	uint32_t label;		/* K_ENTRY/K_RETURN, unless by field */
 	const void *meta;	/* the metadata this was worked out from */
 };
@@ -115,6 +124,8 @@ struct report {
 	struct acc *accs;
 	size_t naccs, cap_accs;
 	struct u64map acc_map;		/* label << 32 | pid -> acc */
+	struct u64map thread_acc_map;	/* label << 32 | tid -> acc */
+	struct schedlat *sched;
 	struct pending *pend;
 	size_t npend, cap_pend;
 	uint32_t free_pend;		/* 1-based; 0 none */
@@ -135,7 +146,8 @@ int report_new(struct report **rp)
 		return -ENOMEM;
 	r->classes = calloc(256 * 256, sizeof(*r->classes));
 	if (!r->classes || u64map_init(&r->label_map) ||
-	    u64map_init(&r->acc_map) || u64map_init(&r->pairs))
+	    u64map_init(&r->acc_map) || u64map_init(&r->thread_acc_map) ||
+	    u64map_init(&r->pairs) || schedlat_new(&r->sched))
 		goto nomem;
 	for (i = 0; i < NLC; i++)
 		if (u64map_init(&r->requests[i]))
@@ -165,6 +177,8 @@ void report_free(struct report *r)
 	free(r->classes);
 	u64map_free(&r->label_map);
 	u64map_free(&r->acc_map);
+	u64map_free(&r->thread_acc_map);
+	schedlat_free(r->sched);
 	u64map_free(&r->pairs);
 	free(r->out);
 	free(r);
@@ -235,6 +249,40 @@ static size_t pair_fact_of(int ev)
 	return NPAIR_FACTS;
 }
 
+/* The scheduling events, by the fields they are read by. */
+static const struct {
+	int ev;
+	enum kind kind;
+	const char *field[3];
+} sched_events[] = {
+	{ LKET_EV_TASK_WAKEUP, K_WAKEUP, { "tid", "pid", "name" } },
+	{ LKET_EV_TASK_WAKEUP_NEW, K_WAKEUP, { "tid", "pid", "name" } },
+	{ LKET_EV_TASK_CTXSWITCH, K_SWITCH,
+	  { "prev_pid", "next_pid", "prev_state" } },
+};
+
+/* ev's fields by sched_events[i]'s names; K_NONE if one is missing. */
+static int classify_sched(struct report *r, struct class *c,
+			  const struct event *ev, size_t i)
+{
+	int64_t label;
+	size_t k;
+	int f;
+
+	for (k = 0; k < 3; k++) {
+		f = field_index(ev, sched_events[i].field[k]);
+		if (f < 0)
+			return 0;
+		c->sched[k] = (int16_t)f;
+	}
+	label = intern(r, SCHED_LABEL, strlen(SCHED_LABEL));
+	if (label < 0)
+		return (int)label;
+	c->label = (uint32_t)label;
+	c->kind = (uint8_t)sched_events[i].kind;
+	return 0;
+}
+
 static int classify(struct report *r, struct class *c, const struct event *ev)
 {
 	const struct pair_fact *f;
@@ -244,6 +292,9 @@ static int classify(struct report *r, struct class *c, const struct event *ev)
 	c->meta = ev->meta;
 	c->kind = K_NONE;
 	c->field = -1;
+	for (i = 0; i < sizeof(sched_events) / sizeof(sched_events[0]); i++)
+		if (ev->meta->ev == sched_events[i].ev)
+			return classify_sched(r, c, ev, i);
 	for (i = 0; i < NLC; i++)
 		for (k = 0; k < lifecycles[i].n; k++)
 			if (ev->meta->ev == (int)lifecycles[i].event[k]) {
@@ -275,11 +326,14 @@ static int classify(struct report *r, struct class *c, const struct event *ev)
 	return 0;
 }
 
-static int add_latency(struct report *r, uint32_t label,
-		       const struct pending *p, uint64_t ns)
+/* ns into label's latencies of process pid (tid -1) or of thread tid. */
+static int add_latency(struct report *r, uint32_t label, int32_t pid,
+		       const char *comm, int32_t tid, uint64_t ns)
 {
-	uint64_t key = (uint64_t)label << 32 | (uint32_t)p->pid;
-	struct u64map_slot *slot = u64map_find(&r->acc_map, key);
+	struct u64map *map = tid < 0 ? &r->acc_map : &r->thread_acc_map;
+	uint64_t key = (uint64_t)label << 32 |
+		       (uint32_t)(tid < 0 ? pid : tid);
+	struct u64map_slot *slot = u64map_find(map, key);
 	struct acc *a, *bigger;
 	uint64_t *more;
 	int ret;
@@ -292,18 +346,19 @@ static int add_latency(struct report *r, uint32_t label,
 				return -ENOMEM;
 			r->accs = bigger;
 		}
-		ret = u64map_put(&r->acc_map, key, (uint32_t)r->naccs);
+		ret = u64map_put(map, key, (uint32_t)r->naccs);
 		if (ret)
 			return ret;
 		a = &r->accs[r->naccs++];
 		memset(a, 0, sizeof(*a));
 		a->label = label;
-		a->pid = p->pid;
+		a->pid = pid;
+		a->tid = tid;
 	} else {
 		a = &r->accs[slot->val];
 	}
-	if (p->comm[0])
-		memcpy(a->comm, p->comm, sizeof(a->comm));
+	if (comm[0])
+		memcpy(a->comm, comm, sizeof(a->comm));
 	if (a->n == a->cap) {
 		a->cap = a->cap ? 2 * a->cap : 16;
 		more = realloc(a->v, a->cap * sizeof(*more));
@@ -324,7 +379,7 @@ static int latency(struct report *r, uint32_t label, const struct pending *p,
 		   uint64_t begin, uint64_t end)
 {
 	if (end >= begin)
-		return add_latency(r, label, p, end - begin);
+		return add_latency(r, label, p->pid, p->comm, -1, end - begin);
 	r->labels[label].negative++;
 	r->neg_label = label;
 	r->neg_ns = begin - end;
@@ -518,6 +573,61 @@ static int on_stage(struct report *r, const struct class *c,
 	return neg;
 }
 
+/* An integer field of ev, as class field k says; false if cut short. */
+static bool sched_int(const struct class *c, const struct event *ev,
+		      unsigned int k, int64_t *v)
+{
+	if ((unsigned int)c->sched[k] >= ev->nsys)
+		return false;
+	*v = ev->v[c->sched[k]].i;
+	return true;
+}
+
+static int on_wakeup(struct report *r, const struct class *c,
+		     const struct event *ev, bool selected)
+{
+	const struct value *name;
+	int64_t tid, pid;
+
+	if (!sched_int(c, ev, F_WOKEN_TID, &tid) ||
+	    !sched_int(c, ev, F_WOKEN_PID, &pid) ||
+	    (unsigned int)c->sched[F_WOKEN_NAME] >= ev->nsys)
+		return 0;
+	name = &ev->v[c->sched[F_WOKEN_NAME]];
+	return schedlat_wakeup(r->sched, (int32_t)tid, (int32_t)pid, name->s,
+			       name->slen, ev->rec->timestamp, selected);
+}
+
+/* A switch that ends a wait for a CPU: the latency, per process and per
+ * thread, unless time went back between the wake-up and it. */
+static int on_switch(struct report *r, const struct class *c,
+		     const struct event *ev, bool selected)
+{
+	struct schedlat_sample w;
+	int64_t prev, next, state;
+	int ret;
+
+	if (!sched_int(c, ev, F_PREV_TID, &prev) ||
+	    !sched_int(c, ev, F_NEXT_TID, &next) ||
+	    !sched_int(c, ev, F_PREV_STATE, &state))
+		return 0;
+	ret = schedlat_switch(r->sched, (int32_t)prev, state, (int32_t)next,
+			      ev->rec->timestamp, selected, &w);
+	if (ret <= 0 || !w.selected)
+		return ret;
+	if (w.ran < w.woken) {
+		r->labels[c->label].negative++;
+		r->neg_label = c->label;
+		r->neg_ns = w.woken - w.ran;
+		return 1;
+	}
+	ret = add_latency(r, c->label, w.pid, w.comm, -1, w.ran - w.woken);
+	if (!ret)
+		ret = add_latency(r, c->label, w.pid, w.comm, w.tid,
+				  w.ran - w.woken);
+	return ret;
+}
+
 int report_event(struct report *r, const struct event *ev,
 		 const struct proc *proc, bool selected)
 {
@@ -538,6 +648,10 @@ int report_event(struct report *r, const struct event *ev,
 		return on_pair(r, c, ev, proc, selected);
 	case K_STAGE:
 		return on_stage(r, c, ev, proc, selected);
+	case K_WAKEUP:
+		return on_wakeup(r, c, ev, selected);
+	case K_SWITCH:
+		return on_switch(r, c, ev, selected);
 	default:
 		return 0;
 	}
@@ -593,13 +707,18 @@ static int cmp_label(const void *a, const void *b)
 	return strcmp(l[*(const uint32_t *)a].name, l[*(const uint32_t *)b].name);
 }
 
+/* Per process first, then per thread; by name, pid and tid. */
 static int cmp_acc(const void *a, const void *b)
 {
 	const struct acc *x = a, *y = b;
-	int c = strcmp(sort_report->labels[x->label].name,
-		       sort_report->labels[y->label].name);
+	int c = (x->tid >= 0) - (y->tid >= 0);
 
-	return c ? c : (x->pid > y->pid) - (x->pid < y->pid);
+	if (!c)
+		c = strcmp(sort_report->labels[x->label].name,
+			   sort_report->labels[y->label].name);
+	if (!c)
+		c = (x->pid > y->pid) - (x->pid < y->pid);
+	return c ? c : (x->tid > y->tid) - (x->tid < y->tid);
 }
 
 int report_finish(struct report *r)
@@ -616,6 +735,14 @@ int report_finish(struct report *r)
 		if (r->pairs.s[i].used &&
 		    r->pend[r->pairs.s[i].val].selected)
 			r->labels[(uint32_t)r->pairs.s[i].key].unmatched_begin++;
+	/* woken, never run */
+	if (schedlat_pending(r->sched)) {
+		int64_t label = intern(r, SCHED_LABEL, strlen(SCHED_LABEL));
+
+		if (label < 0)
+			return (int)label;
+		r->labels[label].unmatched_begin += schedlat_pending(r->sched);
+	}
 	for (k = 0; k < NLC; k++) {
 		int64_t label = stage_label(r, &lifecycles[k], 0,
 					    lifecycles[k].n - 1);
@@ -628,7 +755,8 @@ int report_finish(struct report *r)
 				r->labels[label].unmatched_begin++;
 	}
 	for (i = 0; i < r->naccs; i++)
-		total += r->accs[i].n;
+		if (r->accs[i].tid < 0)
+			total += r->accs[i].n;
 	r->out = calloc(r->nlabels + r->naccs + 1, sizeof(*r->out));
 	order = malloc((r->nlabels + 1) * sizeof(*order));
 	all = malloc((total + 1) * sizeof(*all));
@@ -647,7 +775,8 @@ int report_finish(struct report *r)
 
 		n = 0;
 		for (j = 0; j < r->naccs; j++)
-			if (r->accs[j].label == order[i]) {
+			if (r->accs[j].label == order[i] &&
+			    r->accs[j].tid < 0) {
 				memcpy(all + n, r->accs[j].v,
 				       r->accs[j].n * sizeof(*all));
 				n += r->accs[j].n;
@@ -657,7 +786,9 @@ int report_finish(struct report *r)
 			continue;
 		l = &r->out[r->nout++];
 		l->what = lb->name;
+		l->scope = LATENCY_EVENT;
 		l->pid = -1;
+		l->tid = -1;
 		l->unmatched_begin = lb->unmatched_begin;
 		l->unmatched_end = lb->unmatched_end;
 		l->negative = lb->negative;
@@ -666,8 +797,10 @@ int report_finish(struct report *r)
 	for (j = 0; j < r->naccs; j++) {
 		l = &r->out[r->nout++];
 		l->what = r->labels[r->accs[j].label].name;
-		l->per_process = true;
+		l->scope = r->accs[j].tid < 0 ? LATENCY_PROCESS :
+			   LATENCY_THREAD;
 		l->pid = r->accs[j].pid;
+		l->tid = r->accs[j].tid;
 		memcpy(l->comm, r->accs[j].comm, sizeof(l->comm));
 		latency_sum_up(l, r->accs[j].v, r->accs[j].n);
 	}
@@ -744,7 +877,7 @@ int report_write(const struct report *r, int fd)
 {
 	struct outbuf ob, *w = &ob;
 	const struct latency *l;
-	bool header = false;
+	enum latency_scope scope = LATENCY_EVENT;
 	size_t i;
 	int ret;
 
@@ -758,14 +891,21 @@ int report_write(const struct report *r, int fd)
 		 "max", "unmatched");
 	for (i = 0; i < r->nout; i++) {
 		l = &r->out[i];
-		if (l->per_process && !header) {
-			outbuf_printf(w, "\nper process\n%-40s %8s %-16s %10s %18s %18s %18s %18s %18s %18s %18s\n",
-				 "event", "pid", "comm", "count", "total", "min",
+		if (l->scope != scope) {
+			scope = l->scope;
+			outbuf_printf(w, "\nper %s\n%-40s", scope == LATENCY_THREAD ?
+				      "thread (scheduling latency)" : "process",
+				      "event");
+			if (scope == LATENCY_THREAD)
+				outbuf_printf(w, " %8s", "tid");
+			outbuf_printf(w, " %8s %-16s %10s %18s %18s %18s %18s %18s %18s %18s\n",
+				 "pid", "comm", "count", "total", "min",
 				 "mean", "p50", "p90", "p99", "max");
-			header = true;
 		}
 		outbuf_printf(w, "%-40s", l->what);
-		if (l->per_process) {
+		if (l->scope == LATENCY_THREAD)
+			outbuf_printf(w, " %8d", l->tid);
+		if (l->scope != LATENCY_EVENT) {
 			if (l->pid >= 0)
 				outbuf_printf(w, " %8d", l->pid);
 			else
@@ -780,7 +920,7 @@ int report_write(const struct report *r, int fd)
 		report_put_us(w, l->p90);
 		report_put_us(w, l->p99);
 		report_put_us(w, l->max);
-		if (!l->per_process)
+		if (l->scope == LATENCY_EVENT)
 			outbuf_printf(w, " %llu/%llu",
 				 (unsigned long long)l->unmatched_begin,
 				 (unsigned long long)l->unmatched_end);

@@ -8,7 +8,9 @@
  * nfs and nfsd is paired with the next "X.return" of the same thread
  * (system calls also by syscall_name).  Lifecycles, by request_addr:
  * ioscheduler add -> dispatch (elv_next_request.return) -> complete, and
- * scsi ioentry -> iodispatching -> iodone -> iocompleted.  What does not
+ * scsi ioentry -> iodispatching -> iodone -> iocompleted.  Scheduling
+ * latency, per thread too: tskdispatch wakeup (or wakeup_new) -> the
+ * switch that runs the thread woken (analysis/schedlat.h).  What does not
  * pair up is counted, never guessed: an entry whose thread enters again
  * or never returns, a return with no entry, a request stage with no
  * beginning, a request that never completes.  A latency below zero (time
@@ -31,10 +33,18 @@
 
 #define REPORT_BUCKETS	64	/* log2 of ns: bucket k holds [2^k, 2^(k+1)) */
 
+/* Whose latencies a line sums up. */
+enum latency_scope {
+	LATENCY_EVENT,		/* every process's together */
+	LATENCY_PROCESS,	/* one process's */
+	LATENCY_THREAD,		/* one thread's (scheduling latency) */
+};
+
 struct latency {
 	const char *what;	/* "syscall(openat)", "scsi ioentry->iodone" */
-	bool per_process;	/* else all processes together */
+	enum latency_scope scope;
 	int32_t pid;		/* -1: not known */
+	int32_t tid;		/* LATENCY_THREAD's; else -1 */
 	char comm[PROC_COMM_LEN + 1];	/* as last seen; "" not known */
 	uint64_t count, total, min, max, p50, p90, p99;
 	uint64_t mean;		/* total / count, rounded down */
@@ -63,7 +73,7 @@ const char *report_negative(const struct report *r, uint64_t *ns);
 /* End of trace: what is still pending is unmatched; sort, sum up. */
 int report_finish(struct report *r);
 /* After report_finish: per event first (sorted by name), then per
- * process (by name, then pid). */
+ * process (by name, then pid), then per thread (by name, pid, tid). */
 size_t report_count(const struct report *r);
 const struct latency *report_get(const struct report *r, size_t i);
 /* The text report (format in lket-b2a(1)). */

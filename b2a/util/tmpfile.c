@@ -41,7 +41,8 @@ static void on_signal(int sig)
 	for (i = 0; i < n; i++)
 		if (p[i].path && !p[i].dir)
 			unlink(p[i].path);
-	for (i = 0; i < n; i++)
+	/* a folder inside another was remembered after it */
+	for (i = n; i-- > 0;)
 		if (p[i].path && p[i].dir)
 			rmdir(p[i].path);
 	/* SA_RESETHAND made it the default again: die of it */
@@ -324,7 +325,7 @@ int tmpdir_file(struct tmpdir *d, const char *name, const char **path)
 	int ret;
 
 	for (i = 0; i < d->nfiles; i++)
-		if (!strcmp(strrchr(d->files[i], '/') + 1, name)) {
+		if (!strcmp(d->files[i] + strlen(d->path) + 1, name)) {
 			*path = d->files[i];
 			return 0;
 		}
@@ -348,7 +349,36 @@ int tmpdir_file(struct tmpdir *d, const char *name, const char **path)
 	return 0;
 }
 
-/* Forget d and free it; with remove, its files and folder go first. */
+int tmpdir_subdir(struct tmpdir *d, const char *name)
+{
+	char *p, **bigger;
+	sigset_t old;
+	int ret;
+
+	bigger = realloc(d->dirs, (d->ndirs + 1) * sizeof(*bigger));
+	if (!bigger)
+		return -ENOMEM;
+	d->dirs = bigger;
+	p = malloc(strlen(d->path) + 1 + strlen(name) + 1);
+	if (!p)
+		return -ENOMEM;
+	sprintf(p, "%s/%s", d->path, name);
+	block(&old);
+	ret = remember(p, true);
+	if (!ret && mkdir(p, tmpfile_new_mode(0755))) {
+		ret = -errno;
+		forget(p);
+	}
+	unblock(&old);
+	if (ret) {
+		free(p);
+		return ret;
+	}
+	d->dirs[d->ndirs++] = p;
+	return 0;
+}
+
+/* Forget d and free it; with remove, its files and folders go first. */
 static void tmpdir_release(struct tmpdir *d, bool remove)
 {
 	sigset_t old;
@@ -360,6 +390,11 @@ static void tmpdir_release(struct tmpdir *d, bool remove)
 			unlink(d->files[i]);
 		forget(d->files[i]);
 	}
+	for (i = d->ndirs; i-- > 0;) {
+		if (remove)
+			rmdir(d->dirs[i]);
+		forget(d->dirs[i]);
+	}
 	if (d->path) {
 		if (remove)
 			rmdir(d->path);
@@ -368,7 +403,10 @@ static void tmpdir_release(struct tmpdir *d, bool remove)
 	unblock(&old);
 	for (i = 0; i < d->nfiles; i++)
 		free(d->files[i]);
+	for (i = 0; i < d->ndirs; i++)
+		free(d->dirs[i]);
 	free(d->files);
+	free(d->dirs);
 	free(d->path);
 	*d = (struct tmpdir){ 0 };
 }

@@ -62,10 +62,14 @@ struct tmpdir {
 	char *path;	/* the temporary folder; NULL: none */
 	char **files;	/* the paths of the files in it */
 	size_t nfiles;
+	char **dirs;	/* the paths of the folders in it, outer first */
+	size_t ndirs;
 };
 
 /* Make the folder beside PATH, mode 0755. */
 int tmpdir_make(struct tmpdir *d, const char *path);
+/* Make the folder NAME in d (its parent made first), mode 0755. */
+int tmpdir_subdir(struct tmpdir *d, const char *name);
 /*
  * The path of the file NAME in d (the same each time for one NAME), in
  * *path, valid until d is committed or discarded; to be made after.

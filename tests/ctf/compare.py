@@ -19,6 +19,15 @@ LTTNG = {
     'sched_switch': ('tskdispatch_ctxswitch',
                      ['prev_comm', 'prev_tid', 'prev_prio', 'prev_state',
                       'next_comm', 'next_tid', 'next_prio'], ['prev_state']),
+    'sched_waking': ('tskdispatch_wakeup',
+                     ['comm', 'tid', 'prio', 'target_cpu'],
+                     ['tid', 'target_cpu']),
+    'sched_wakeup_new': ('tskdispatch_wakeup_new',
+                         ['comm', 'tid', 'prio', 'target_cpu'],
+                         ['tid', 'target_cpu']),
+    'sched_migrate_task': ('tskdispatch_migrate',
+                           ['comm', 'tid', 'prio', 'orig_cpu', 'dest_cpu'],
+                           ['tid']),
     'lttng_statedump_process_state': (
         'process_snapshot',
         ['tid', 'vtid', 'pid', 'vpid', 'ppid', 'vppid', 'name', 'type',
@@ -308,6 +317,13 @@ def from_lttng(ev):
               same_name((name, 'next_comm'), got['next_comm'],
                         COMMS.get(d['next_pid'], {''}) | {''}),
               'sched_switch names', ev)
+    elif name in ('sched_waking', 'sched_wakeup_new'):
+        check(got['comm'] == d['name'] and got['prio'] == 20, name, ev)
+    elif name == 'sched_migrate_task':
+        check(got['orig_cpu'] == d['from_cpu'] and
+              got['dest_cpu'] == d['to_cpu'] and got['prio'] == 20 and
+              same_name((name, 'comm'), got['comm'],
+                        COMMS.get(d['tid'], {''}) | {''}), name, ev)
     elif name == 'lttng_statedump_process_state':
         check(got['vtid'] == got['tid'] and got['vpid'] == got['pid'] and
               got['vppid'] == got['ppid'] and

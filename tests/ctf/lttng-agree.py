@@ -14,6 +14,11 @@
 #                       as short and as long as --report's syscall(NAME)
 #                       pairs, but for those the export could not give
 #                       their arguments (syscall_entry_unknown);
+#   lttng-schedstats    each thread's wake-up latencies (wake-up to
+#                       switch-in) as many, as short and as long as
+#                       lket.out's under LTTng's rules: a wake-up of a
+#                       thread a sched_switch left running on a CPU is
+#                       ignored, and of several the first counts;
 #   lttng-iolatencytop, lttng-iousagetop, lttng-irqstats, lttng-schedtop,
 #   lttng-schedlog      run to completion.
 #
@@ -164,6 +169,47 @@ def check_syscallstats(results, events):
             len(got), sum(got.values()), ': ' + '; '.join(bad) if bad else ''))
 
 
+def expected_sched(events):
+    """tid -> wake-up latencies as LTTng's sched analyses count them
+    (lttnganalyses' linuxautomaton/sched.py): a wake-up is ignored while
+    a sched_switch has its thread on some CPU, and only the first of
+    several counts; the switch that runs the thread ends it"""
+    merged = sorted((e[0], cpu, i, e) for cpu, evs in events.items()
+                    for i, e in enumerate(compare.clamped(evs)))
+    current, woken, out = {}, {}, {}
+    for t, cpu, _, (_, name, tid, pid, comm, fields) in merged:
+        f = dict(fields)
+        if name in ('tskdispatch_wakeup', 'tskdispatch_wakeup_new'):
+            if f['tid'] not in current.values() and f['tid'] not in woken:
+                woken[f['tid']] = t
+        elif name == 'tskdispatch_ctxswitch':
+            current[cpu] = f['next_pid'] or None
+            if f['next_pid'] in woken:
+                out.setdefault(f['next_pid'], []).append(
+                    t - woken.pop(f['next_pid']))
+    return out
+
+
+def check_schedstats(results, events):
+    want = expected_sched(events)
+    rows = ([r for r in results if r['class'] == 'per_tid_stats'] +
+            [{'data': []}])[0]
+    got = dict((row[0]['tid'], (row[1]['value'], row[2]['value'],
+                                row[4]['value']))
+               for row in rows['data'] if row[1]['value'])
+    bad = []
+    for tid in sorted(set(want) | set(got)):
+        w = want.get(tid)
+        w = (len(w), min(w), max(w)) if w else (0, None, None)
+        if got.get(tid, (0, None, None)) != w:
+            bad.append('%d: LTTng %s, lket.out %s' % (tid, got.get(tid), w))
+    say((got or not want) and not bad,
+        'lttng-schedstats: the wake-up latencies of each thread as many, as '
+        'short and as long as lket.out\'s (%d threads, %d wake-ups)%s' % (
+            len(got), sum(g[0] for g in got.values()),
+            ': ' + '; '.join(bad[:8]) if bad else ''))
+
+
 def report_pairs(text):
     """--report's syscall(NAME): count, min, max in ns (its "per event"
     part, not the threads' after it)"""
@@ -224,7 +270,8 @@ def main():
             os.unlink(path)
     # each analysis reads the whole trace in one Python process: two at a
     # time where there are two CPUs
-    names = ('cputop', 'syscallstats', 'iolatencystats', 'iolatencytop',
+    names = ('cputop', 'syscallstats', 'iolatencystats', 'schedstats',
+             'iolatencytop',
              'iousagetop', 'irqstats', 'schedtop', 'schedlog')
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
         runs = dict((n, pool.submit(run_analysis, n, ctf,
@@ -239,7 +286,9 @@ def main():
         check_syscallstats(runs['syscallstats'], events)
     if runs['iolatencystats'] is not None:
         check_iolatency(runs['iolatencystats'], report, events)
-    for name in names[3:]:
+    if runs['schedstats'] is not None:
+        check_schedstats(runs['schedstats'], events)
+    for name in names[4:]:
         if runs[name] is not None:
             say(True, 'lttng-%s ran to completion' % name)
     return 1 if failed else 0

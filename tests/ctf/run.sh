@@ -59,11 +59,11 @@ check_backwards() {
 # own callback's and stop), said once
 case_sysnames() { $gen -n 2050 sysnames t; }
 check_sysnames() {
-	[ "$(grep -c '^	name = "syscall_entry_' ctf/metadata)" = 2049 ] &&
-	[ "$(grep -c '^	name = "syscall_exit_' ctf/metadata)" = 2049 ] &&
-	grep -q '^	name = "syscall_entry_unknown";$' ctf/metadata &&
-	grep -q '^	name = "syscall_exit_unknown";$' ctf/metadata &&
-	! grep -q '^	name = "syscall_\(entry\|return\)";$' ctf/metadata &&
+	[ "$(grep -c '^	name = "syscall_entry_' ctf/kernel/metadata)" = 2049 ] &&
+	[ "$(grep -c '^	name = "syscall_exit_' ctf/kernel/metadata)" = 2049 ] &&
+	grep -q '^	name = "syscall_entry_unknown";$' ctf/kernel/metadata &&
+	grep -q '^	name = "syscall_exit_unknown";$' ctf/kernel/metadata &&
+	! grep -q '^	name = "syscall_\(entry\|return\)";$' ctf/kernel/metadata &&
 	[ "$(grep -c ' syscall_entry_unknown: ' bt.txt)" = 2 ] &&
 	[ "$("$b2a" --no-symbols --ctf ctf2 t 2>&1 > /dev/null |
 		grep -c '^lket-b2a: note: ctf2: more than 4096 system call classes: ')" = 1 ]
@@ -73,10 +73,10 @@ check_sysnames() {
 case_nameless() { $gen nameless t; }
 check_nameless() {
 	[ "$(grep -c . bt.txt)" = 5 ] &&
-	grep -q '^	name = "syscall_entry_rt_sigreturn";$' ctf/metadata &&
-	grep -q '^	name = "syscall_exit_unknown";$' ctf/metadata &&
-	grep -q '^	name = "syscall_entry_unknown";$' ctf/metadata &&
-	! grep -q '^	name = "syscall_\(entry\|exit\)_";$' ctf/metadata &&
+	grep -q '^	name = "syscall_entry_rt_sigreturn";$' ctf/kernel/metadata &&
+	grep -q '^	name = "syscall_exit_unknown";$' ctf/kernel/metadata &&
+	grep -q '^	name = "syscall_entry_unknown";$' ctf/kernel/metadata &&
+	! grep -q '^	name = "syscall_\(entry\|exit\)_";$' ctf/kernel/metadata &&
 	[ "$(grep -c ' syscall_exit_unknown: ' bt.txt)" = 2 ]
 }
 # a system call recorded by both syscall.entry and an iosyscall hook:
@@ -114,7 +114,7 @@ check_allcalls() {
 	[ -n "${LTTNG_MODULES_SRC:-}" ] || {
 		echo "run.sh: LTTNG_MODULES_SRC is not set (make check-ctf)" >&2
 		return 1; }
-	python3 "$here/lttng-fields.py" "$LTTNG_MODULES_SRC" ctf/metadata 25
+	python3 "$here/lttng-fields.py" "$LTTNG_MODULES_SRC" ctf/kernel/metadata 25
 }
 # switches to and from the idle task on two CPUs: tid 0 is swapper/N,
 # N its CPU, in the context and in prev_comm and next_comm
@@ -129,6 +129,31 @@ check_idle() {
 	/ next_tid = 0,/ { idle++ }
 	END { exit bad || idle != 2 }' bt.txt
 }
+# wake-ups and a migration: LTTng's sched_waking, sched_wakeup_new and
+# sched_migrate_task with its fields; the export in LTTng's session
+# layout (kernel/), where LTTng's analyses find the tracer's version,
+# without which lttng-schedstats stops at the first wake-up; their
+# latencies those lket-b2a's --report gives (lttng-agree.py; the
+# per-thread figures: tests/golden/sched_report.expect)
+case_wakeups() { $gen wakeups t; }
+check_wakeups() {
+	[ -f ctf/kernel/metadata ] && [ -f ctf/kernel/stream_0 ] &&
+	grep -q '^	tracer_patchlevel = 0;$' ctf/kernel/metadata &&
+	[ "$(grep -c ' sched_waking: ' bt.txt)" = 22 ] &&
+	grep -q '^\[0*2000100000\] .* sched_waking: { cpu_id = 0 }, { tid = 6001, pid = 6000, procname = "pong" }, { comm = "pong", tid = 6002, prio = 20, target_cpu = 1, ' bt.txt &&
+	grep -q ' sched_wakeup_new: { cpu_id = 0 }, .*{ comm = "pong", tid = 6004, prio = 20, target_cpu = 1, ' bt.txt &&
+	grep -q ' sched_migrate_task: { cpu_id = 0 }, .*{ comm = "", tid = 6004, prio = 20, orig_cpu = 1, dest_cpu = 0, from_cpu = 1, to_cpu = 0 }$' bt.txt &&
+	python3 "$here/lttng-agree.py" "$b2a" t ctf > agree.txt 2>&1 &&
+	grep -q '^ok - lttng: lttng-schedstats: the wake-up latencies of each thread as many, as short and as long as lket.out.s (3 threads, 21 wake-ups)$' agree.txt &&
+	"$b2a" --report - -f none t | awk '
+	/^per thread/ { on = 1 } on && $1 == "tskdispatch" { print $3, $6, $8, $13 }' > threads &&
+	lttng-schedstats-mi ctf | python3 -c "
+import json, sys
+for r in json.load(sys.stdin)[\"results\"][0][\"data\"]:
+    print(r[0][\"tid\"], r[1][\"value\"], \"%.3f\" % (r[2][\"value\"] / 1000),
+          \"%.3f\" % (r[4][\"value\"] / 1000))" | sort > lttng &&
+	sort threads | diff - lttng
+}
 # many packets per CPU
 case_syscalls() { $gen -n 200000 syscalls t; }
 case_many()     { $gen many t; }
@@ -136,8 +161,8 @@ case_many()     { $gen many t; }
 # lket.out), a rename, and the host name in the metadata
 case_tasks()    { $gen tasks t; }
 check_tasks() {
-	grep -q '^	hostname = "guest";$' ctf/metadata &&
-	grep -q '^	machine = "x86_64";$' ctf/metadata &&
+	grep -q '^	hostname = "guest";$' ctf/kernel/metadata &&
+	grep -q '^	machine = "x86_64";$' ctf/kernel/metadata &&
 	[ "$(grep -c . tasks.txt)" = 6 ] &&
 	grep -q ' guest sched_process_fork: .*{ tid = 4242, pid = 4242, procname = "sh" }, { parent_comm = "sh", parent_tid = 4242, parent_pid = 4242, child_comm = "sh", child_tid = 5000, child_pid = 5000, tid = 5000, pid = 5000, ppid = 4242, process_name = "sh" }$' tasks.txt &&
 	grep -q ' sched_process_exec: .*{ tid = 5000, pid = 5000, procname = "dd" }, { filename = "/usr/bin/dd", tid = 5000, old_tid = 5000, pid = 5000 }$' tasks.txt &&
@@ -172,7 +197,7 @@ for c in $cases; do
 		# the machine's debuginfo
 		"$b2a" -q --no-symbols --ctf ctf -o lket.out t > b2a.log 2>&1
 		st=$?
-		if [ $st -gt 1 ] || [ ! -s ctf/metadata ]; then
+		if [ $st -gt 1 ] || [ ! -s ctf/kernel/metadata ]; then
 			echo "FAIL $name: lket-b2a exit $st"; cat b2a.log
 			fail=1; continue
 		fi
@@ -204,7 +229,7 @@ rm -rf "$d" && mkdir -p "$d" && cd "$d" || exit 1
 $gen golden t && "$build/lket-b2a" -q --ctf ctf t
 "$build/lket-b2a" -q --replace --ctf ctf t_0
 st=$?
-if [ $st -gt 1 ] || [ -e ctf/stream_1 ] || [ "$(ls | grep -c ctf)" != 1 ] ||
+if [ $st -gt 1 ] || [ -e ctf/kernel/stream_1 ] || [ "$(ls | grep -c ctf)" != 1 ] ||
    ! babeltrace2 ctf > bt.txt 2> bt.err || [ "$(grep -c 'cpu_id = 1' bt.txt)" != 0 ] ||
    [ "$(grep -c 'cpu_id = 0' bt.txt)" = 0 ]; then
 	echo "FAIL --replace: exit $st, $(ls | tr '\n' ' ')"; fail=1

@@ -51,6 +51,12 @@
  *   moved   process and SCSI events under IDs of their own (groups 40
  *           and 41), fields added and dropped: a trace whose catalogue
  *           differs, decoded by its metadata and known by its names
+ *   wakeups  two threads of one process ping-pong on 2 CPUs, 10 rounds:
+ *           thread 6002 waits i us for CPU 1 after its wake-up in round
+ *           i, thread 6001 0.5 us each time; a wake-up of a thread still
+ *           running (6003), which it absorbs; a fork's wakeup_new that
+ *           waits 5 us (6004), then its migrate; a wake-up whose thread
+ *           never runs (6005) (tests/golden/sched_report.expect)
  *   late    a few events at the end of the clock, the last at 2^64 - 256
  *   pairs   30 system calls of close latencies, call k made k + 1 times:
  *           more histograms than the picture draws
@@ -1095,6 +1101,49 @@ static void latency(void)
 	}
 }
 
+/* Scheduling latencies planted: see "wakeups" in the usage above. */
+static void wakeups(void)
+{
+	uint64_t t0 = 2000000000ull, t1 = t0 + 2000000, t;
+	int i;
+
+	metadata(t0);
+	event(0, t0, 900, "process.snapshot", I(6001), I(6000), I(1), "pong");
+	event(0, t0, 900, "process.snapshot", I(6002), I(6000), I(1), "pong");
+	event(0, t0, 900, "process.snapshot", I(6003), I(6003), I(1), "spin");
+	event(0, t0 + 10, 0, "tskdispatch.ctxswitch", I(0), I(6001), I(0));
+	for (i = 1; i <= 10; i++) {
+		t = t0 + (uint64_t)i * 100000;
+		event(0, t, 6001, "tskdispatch.wakeup", I(6002), I(6000),
+		      "pong", I(1));
+		event(0, t + 100, 6001, "tskdispatch.ctxswitch", I(6001), I(0),
+		      I(1));
+		event(1, t + (uint64_t)i * 1000, 0, "tskdispatch.ctxswitch",
+		      I(0), I(6002), I(0));
+		event(1, t + 20000, 6002, "tskdispatch.wakeup", I(6001),
+		      I(6000), "pong", I(0));
+		event(1, t + 20100, 6002, "tskdispatch.ctxswitch", I(6002),
+		      I(0), I(1));
+		event(0, t + 20500, 0, "tskdispatch.ctxswitch", I(0), I(6001),
+		      I(0));
+	}
+	/* 6003 runs on CPU 1 when it is woken: it never waits */
+	event(1, t1 - 1000, 0, "tskdispatch.ctxswitch", I(0), I(6003), I(0));
+	event(0, t1, 6001, "tskdispatch.wakeup", I(6003), I(6003), "spin",
+	      I(1));
+	event(1, t1 + 200, 6003, "tskdispatch.ctxswitch", I(6003), I(0), I(0));
+	event(1, t1 + 5000, 0, "tskdispatch.ctxswitch", I(0), I(6003), I(0));
+	/* a fork: its child waits 5 us, then moves to CPU 0 */
+	event(0, t1 + 10000, 6001, "tskdispatch.wakeup_new", I(6004), I(6004),
+	      "pong", I(1));
+	event(1, t1 + 15000, 6003, "tskdispatch.ctxswitch", I(6003), I(6004),
+	      I(1));
+	event(0, t1 + 20000, 6001, "tskdispatch.migrate", I(6004), I(1), I(0));
+	/* woken, never run */
+	event(0, t1 + 30000, 6001, "tskdispatch.wakeup", I(6005), I(6005),
+	      "never", I(0));
+}
+
 /*
  * What a timechart draws: 8 tasks of 6 processes taking turns on 2 CPUs
  * (context switches, idle), in and out of system calls, page faults,
@@ -1501,6 +1550,7 @@ static const struct trace_kind {
 	{ "nometa", make_nometa }, { "bench", make_bench },
 	{ "syscalls", make_syscalls }, { "idle", idle }, { "bigflush", bigflush }, { "sysnames", make_sysnames }, { "nameless", nameless }, { "calls", calls }, { "allcalls", allcalls }, { "strings", strings },
 	{ "latency", latency }, { "backwards", backwards },
+	{ "wakeups", wakeups },
 	{ "dbnames", dbnames }, { "longnames", longnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },
 	{ "lanes", lanes }, { "pairs", pairs },

@@ -189,6 +189,13 @@ case_sqlite_unwritable() { $gen golden t; echo -d no/such/dir/t.db t; }
 case_report()   { $gen latency t; echo -f none --report report t; }
 case_report_pid() { $gen latency t; echo -f none --report report --pid 5002 t; }
 case_report_sqlite() { $gen latency t; echo -f none -d t.db --report report t; }
+# scheduling latency, wake-up to switch-in, per thread too: the latencies
+# lket-gen planted (its "wakeups"): 6001 0.5 us x10, 6002 1..10 us, 6004
+# (wakeup_new) 5 us; 6003 absorbs its wake-up while it runs; 6005 never
+# runs (unmatched 1/0); the three new events in lket.out, and in the
+# database's rows and latency table
+case_sched_report() { $gen wakeups t; echo --report report t; }
+case_sched_sqlite() { $gen wakeups t; echo -f none -d t.db --report report t; }
 # nothing pairs (no entry/return events); t_1 alone, without the
 # trace's metadata, pairs by the catalogue's; a negative latency, in the
 # report and the database's histogram: both clean under UBSan
@@ -327,7 +334,7 @@ case_cpu300_filter() { $gen -p -e -c 300 golden t && mv t_1 t_300; echo --stat -
 # outputs are private to their owner (0600, folders 0700) whatever the
 # umask; a file replaced keeps its mode
 case_modes() {
-	echo "lket.out m.db c c/metadata c/stream_0 tc.svg" > show-modes
+	echo "lket.out m.db c c/kernel c/kernel/metadata c/kernel/stream_0 tc.svg" > show-modes
 	$gen golden t; echo -d m.db --ctf c --timechart tc.svg t; }
 case_modes_kept() {
 	touch lket.out && chmod 644 lket.out && echo lket.out > show-modes

@@ -91,10 +91,10 @@ for m in io core; do
 		sh -c "python3 '$top/tests/ctf/compare.py' '$res/$m.txt' '$res/$m.bt' > /dev/null"
 done
 check "CTF: the environment Trace Compass needs" sh -c "
-	grep -q '^	domain = \"kernel\";$' '$res/core.ctf/metadata' &&
-	grep -q '^	tracer_name = \"lttng-modules\";$' '$res/core.ctf/metadata' &&
-	grep -q '^	kernel_release = \"$rel\";$' '$res/core.ctf/metadata' &&
-	grep -q '^	hostname = \"[^\"]\{1,\}\";$' '$res/core.ctf/metadata'"
+	grep -q '^	domain = \"kernel\";$' '$res/core.ctf/kernel/metadata' &&
+	grep -q '^	tracer_name = \"lttng-modules\";$' '$res/core.ctf/kernel/metadata' &&
+	grep -q '^	kernel_release = \"$rel\";$' '$res/core.ctf/kernel/metadata' &&
+	grep -q '^	hostname = \"[^\"]\{1,\}\";$' '$res/core.ctf/kernel/metadata'"
 # bt_count PATTERN: babeltrace2's lines of the core trace matching it
 bt_count() { grep -c -- "$1" "$res/core.bt"; }
 check "core: sched_switch events, each from the task it switches out" sh -c "

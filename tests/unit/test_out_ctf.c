@@ -92,7 +92,7 @@ static void test_metadata(void **state)
 	assert_int_equal(o->ops->finish(o), 0);
 	o->ops->free(o);
 
-	unit_read("metadata", text, sizeof(text));
+	unit_read("kernel/metadata", text, sizeof(text));
 	assert_memory_equal(text, "/* CTF 1.8 */\n", 14);
 	assert_non_null(strstr(text, "\tmajor = 1;\n\tminor = 8;\n"));
 	assert_non_null(strstr(text, host_big_endian() ?
@@ -104,6 +104,7 @@ static void test_metadata(void **state)
 				     "\ttracer_name = \"lttng-modules\";\n"
 				     "\ttracer_major = 2;\n"
 				     "\ttracer_minor = 13;\n"
+				     "\ttracer_patchlevel = 0;\n"
 				     "\tkernel_release = \"6.1.0-test\";\n"));
 	assert_non_null(strstr(text, "\tfreq = 1000000000;\n"));
 	assert_non_null(strstr(text, "\toffset_s = 1764421200;\n"
@@ -117,7 +118,7 @@ static void test_metadata(void **state)
 	assert_null(strstr(text, "id = 1;"));
 
 	/* two packets: the event's, then the lost flushes' (empty) */
-	n = unit_read("stream_0", (char *)data, sizeof(data));
+	n = unit_read("kernel/stream_0", (char *)data, sizeof(data));
 	memcpy(&magic, data, 4);
 	assert_int_equal(magic, 0xC1FC1FC1u);
 	/* content_size in bits, after magic, uuid, stream_id, 2 times */

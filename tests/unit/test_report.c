@@ -75,7 +75,8 @@ static const struct latency *find(const struct report *r, const char *what,
 
 	for (i = 0; i < report_count(r); i++)
 		if (!strcmp(report_get(r, i)->what, what) &&
-		    report_get(r, i)->per_process == (pid != -1) &&
+		    (report_get(r, i)->scope == LATENCY_PROCESS) == (pid != -1) &&
+		    report_get(r, i)->scope != LATENCY_THREAD &&
 		    (pid == -1 || report_get(r, i)->pid == pid))
 			return report_get(r, i);
 	fail_msg("no %s for %d", what, pid);

@@ -108,8 +108,8 @@ static void test_ddl(void **state)
 		"CREATE TABLE other_events (host TEXT NOT NULL, time I64 NOT NULL, cpu INTEGER, tid I64, pid INTEGER, comm TEXT, event TEXT, grp INTEGER, hook INTEGER, fields TEXT);");
 	free(sql);
 	sql = sql_create_report(&s);
-	assert_non_null(strstr(sql, "CREATE TABLE latency (host TEXT NOT NULL, scope TEXT, what TEXT, pid INTEGER, comm TEXT, count I64, total_ns I64, min_ns I64, mean_ns I64, p50_ns I64, p90_ns I64, p99_ns I64, max_ns I64, unmatched_begin I64, unmatched_end I64);"
-			       "CREATE TABLE latency_histogram (host TEXT NOT NULL, scope TEXT, what TEXT, pid INTEGER, bucket_ns I64, count I64);"
+	assert_non_null(strstr(sql, "CREATE TABLE latency (host TEXT NOT NULL, scope TEXT, what TEXT, pid INTEGER, tid INTEGER, comm TEXT, count I64, total_ns I64, min_ns I64, mean_ns I64, p50_ns I64, p90_ns I64, p99_ns I64, max_ns I64, unmatched_begin I64, unmatched_end I64);"
+			       "CREATE TABLE latency_histogram (host TEXT NOT NULL, scope TEXT, what TEXT, pid INTEGER, tid INTEGER, bucket_ns I64, count I64);"
 			       "CREATE VIEW latency_by_event AS SELECT host, "));
 	free(sql);
 	table_of(&s, &io, 3, 5);

@@ -279,6 +279,21 @@ static void test_tmpdir(void **state)
 	tmpdir_discard(&d);
 	assert_int_equal(temporaries(), 0);
 	assert_int_equal(access(path, F_OK), -1);
+
+	/* a folder in it: its files, it, then the folder go on discard */
+	assert_int_equal(tmpdir_make(&d, path), 0);
+	assert_int_equal(tmpdir_subdir(&d, "kernel"), 0);
+	assert_int_equal(tmpdir_file(&d, "kernel/metadata", &a), 0);
+	assert_int_equal(tmpdir_file(&d, "metadata", &b), 0);
+	assert_ptr_not_equal(a, b);
+	fd = open(a, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(stat(d.dirs[0], &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0755);
+	tmpdir_discard(&d);
+	assert_int_equal(temporaries(), 0);
+	assert_int_equal(access(path, F_OK), -1);
 }
 
 /*
@@ -317,10 +332,12 @@ static void test_signal_folder(void **state)
 			}
 			for (k = 0; k < 2; k++) {
 				snprintf(path, sizeof(path), "%s/ctf%d", unit_dir, k);
-				if (tmpdir_make(&d[k], path))
+				/* the files in a folder inside it, as --ctf's */
+				if (tmpdir_make(&d[k], path) ||
+				    tmpdir_subdir(&d[k], "kernel"))
 					_exit(3);
 				for (j = 0; j < 10; j++) {
-					snprintf(name, sizeof(name), "stream_%d", j);
+					snprintf(name, sizeof(name), "kernel/stream_%d", j);
 					if (tmpdir_file(&d[k], name, &f))
 						_exit(3);
 					fd = open(f, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);

@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -77,23 +78,20 @@ static inline int unit_dir_setup(void **state)
 	return mkdtemp(unit_dir) ? 0 : -1;
 }
 
+static inline int unit_remove_one(const char *path, const struct stat *st,
+				  int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	return remove(path) ? -1 : 0;
+}
+
+/* The test folder and everything in it, folders too (a CTF trace's). */
 static inline int unit_dir_teardown(void **state)
 {
-	char path[PATH_MAX_UNIT];
-	struct dirent *de;
-	DIR *d;
-
 	(void)state;
-	d = opendir(unit_dir);
-	if (!d)
-		return -1;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.' &&
-		    snprintf(path, sizeof(path), "%s/%s", unit_dir,
-			     de->d_name) < (int)sizeof(path))
-			unlink(path);
-	closedir(d);
-	return rmdir(unit_dir);
+	return nftw(unit_dir, unit_remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* Write len bytes to unit_dir/name; the path is returned in path. */

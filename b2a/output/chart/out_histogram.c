@@ -86,7 +86,8 @@ static int hist_lost(struct output *o, const struct seq_gap *g)
 	return 0;
 }
 
-/* The report's per-event latencies (not those per process), copied. */
+/* The report's per-event latencies (not those per process or thread),
+ * copied. */
 static int hist_report(struct output *o, const struct report *r)
 {
 	struct histogram *H = histogram_of(o);
@@ -100,7 +101,7 @@ static int hist_report(struct output *o, const struct report *r)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		l = report_get(r, i);
-		if (l->per_process || !l->count)
+		if (l->scope != LATENCY_EVENT || !l->count)
 			continue;
 		h = &H->h[H->n];
 		h->what = strdup(l->what);

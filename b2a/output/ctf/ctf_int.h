@@ -18,6 +18,12 @@
 #include "output/output.h"
 #include "util/tmpfile.h"
 
+/*
+ * The trace's folder inside DIR, as an LTTng session names its kernel
+ * trace: LTTng's analyses read the tracer's version only from a folder
+ * so named, and without it stop at the first wake-up.
+ */
+#define CTF_SUBDIR	"kernel"
 #define CTF_PACKET	(64u << 10)
 #define CTF_MAGIC	0xC1FC1FC1u
 /* packet header (magic, uuid, stream_id) and context (6 x 64 + 32 bits) */

@@ -64,6 +64,22 @@ static const struct lttng_field sched_switch[] = {
 	CONST("next_prio", INT32, UNKNOWN_PRIO),
 };
 
+/* sched_waking and sched_wakeup_new: the woken task's */
+static const struct lttng_field sched_wakeup[] = {
+	FIELD("comm", STRING, "name"),
+	FIELD("tid", INT32, "tid"),
+	CONST("prio", INT32, UNKNOWN_PRIO),
+	FIELD("target_cpu", INT32, "target_cpu"),
+};
+
+static const struct lttng_field sched_migrate_task[] = {
+	COMM_OF("comm", "tid"),
+	FIELD("tid", INT32, "tid"),
+	CONST("prio", INT32, UNKNOWN_PRIO),
+	FIELD("orig_cpu", INT32, "from_cpu"),
+	FIELD("dest_cpu", INT32, "to_cpu"),
+};
+
 static const struct lttng_field statedump_process_state[] = {
 	FIELD("tid", INT32, "tid"),
 	FIELD("vtid", INT32, "tid"),
@@ -141,6 +157,10 @@ static const struct lttng_field syscall_exit[] = {
 
 static const struct lttng_event by_event[LKET_NR_EVENTS] = {
 	[LKET_EV_TASK_CTXSWITCH] = MAPS("sched_switch", sched_switch),
+	[LKET_EV_TASK_WAKEUP] = MAPS("sched_waking", sched_wakeup),
+	[LKET_EV_TASK_WAKEUP_NEW] = MAPS("sched_wakeup_new", sched_wakeup),
+	[LKET_EV_TASK_MIGRATE] = MAPS("sched_migrate_task",
+				      sched_migrate_task),
 	[LKET_EV_SYSCALL_ENTRY] = { "syscall_entry_", true, NULL, 0 },
 	[LKET_EV_SYSCALL_RETURN] = { "syscall_exit_", true, syscall_exit,
 				     ARRAY_SIZE(syscall_exit) },

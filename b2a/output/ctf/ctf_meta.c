@@ -353,7 +353,7 @@ void ctf_metadata(struct ctf *c, FILE *f)
 		__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? "be" : "le");
 	fprintf(f, "env {\n\tdomain = \"kernel\";\n"
 		"\ttracer_name = \"lttng-modules\";\n\ttracer_major = 2;\n"
-		"\ttracer_minor = 13;\n");
+		"\ttracer_minor = 13;\n\ttracer_patchlevel = 0;\n");
 	if (t && t->have_header && t->kernel[0])
 		ctf_env_string(f, "kernel_release", t->kernel,
 			       sizeof(t->kernel));

@@ -32,7 +32,7 @@ static int ctf_stream_get(struct ctf *c, unsigned int cpu,
 	}
 	s = &c->streams[cpu];
 	if (s->fd < 0) {
-		snprintf(name, sizeof(name), "stream_%u", cpu);
+		snprintf(name, sizeof(name), CTF_SUBDIR "/stream_%u", cpu);
 		ret = tmpdir_file(&c->tmp, name, &path);
 		if (ret)
 			return ret;

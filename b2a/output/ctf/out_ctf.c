@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * out_ctf.c - a CTF 1.8 trace directory (lket-b2a --ctf DIR) that
- * babeltrace2 reads: DIR/metadata (TSDL text) and one data stream file
- * per CPU, DIR/stream_N.
+ * babeltrace2 reads, laid out as an LTTng session's kernel trace:
+ * DIR/kernel/metadata (TSDL text) and one data stream file per CPU,
+ * DIR/kernel/stream_N.
  *
  * Streams go out packet by packet (CTF_PACKET bytes, more for an event
  * that does not fit in one), so that memory stays flat however long the
@@ -22,8 +23,9 @@
  * The trace is written in a new folder beside DIR (DIR.tmp-XXXXXX,
  * tmpfile.h's) and put in place at finish, so that a failed or
  * interrupted export leaves nothing, and what was at DIR stays as it
- * was.  DIR may be missing or empty; a trace already there (metadata and
- * stream_N alone) is replaced with --replace and refused without;
+ * was.  DIR may be missing or empty; a trace already there (kernel/
+ * holding metadata and stream_N alone, or those files in DIR itself, as
+ * LKET wrote them before) is replaced with --replace and refused without;
  * anything else there is refused.
  *
  * An event earlier than the one before it on its CPU (time went back)
@@ -37,6 +39,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,46 +82,80 @@ static const char *ctf_error(const struct output *o)
 	return c->failure[0] ? c->failure : NULL;
 }
 
-static bool is_stream_name(const char *n)
+static bool is_trace_file(const char *n)
 {
+	if (!strcmp(n, "metadata"))
+		return true;
 	return !strncmp(n, "stream_", 7) && n[7] &&
 	       strspn(n + 7, "0123456789") == strlen(n + 7);
 }
 
 /*
  * What is at path: 0 nothing or an empty folder, 1 a trace of ours
- * (metadata and stream_N alone), -ENOTEMPTY something else, -ENOTDIR
- * not a folder, or another negative errno.
+ * (metadata and stream_N alone; at the top, also the folder kernel
+ * holding those alone), -ENOTEMPTY something else, -ENOTDIR not a
+ * folder, or another negative errno.
  */
-static int ctf_dir_state(const char *path)
+static int ctf_dir_state(const char *path, bool top)
 {
 	struct dirent *e;
 	bool any = false, other = false;
 	DIR *d = opendir(path);
+	char *sub;
+	int ret;
 
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
-	while ((e = readdir(d))) {
+	while (!other && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		any = true;
-		if (strcmp(e->d_name, "metadata") && !is_stream_name(e->d_name))
+		if (is_trace_file(e->d_name))
+			continue;
+		if (!top || strcmp(e->d_name, CTF_SUBDIR)) {
 			other = true;
+			continue;
+		}
+		sub = malloc(strlen(path) + sizeof("/" CTF_SUBDIR));
+		if (!sub) {
+			closedir(d);
+			return -ENOMEM;
+		}
+		sprintf(sub, "%s/" CTF_SUBDIR, path);
+		ret = ctf_dir_state(sub, false);
+		free(sub);
+		if (ret == -ENOMEM) {
+			closedir(d);
+			return ret;
+		}
+		other = ret < 0;
 	}
 	closedir(d);
 	return other ? -ENOTEMPTY : any;
 }
 
-/* Remove a trace folder of ours: its files, then itself. */
+/* Remove a trace folder of ours: its files, its kernel folder's, then
+ * the folders. */
 static void ctf_remove(const char *path)
 {
 	struct dirent *e;
-	DIR *d = opendir(path);
+	DIR *d = opendir(path), *k;
+	int fd;
 
 	if (!d)
 		return;
+	fd = openat(dirfd(d), CTF_SUBDIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	k = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!k && fd >= 0)
+		close(fd);
+	while (k && (e = readdir(k)))
+		if (is_trace_file(e->d_name))
+			unlinkat(dirfd(k), e->d_name, 0);
+	if (k)
+		closedir(k);
+	unlinkat(dirfd(d), CTF_SUBDIR, AT_REMOVEDIR);
 	while ((e = readdir(d)))
-		if (!strcmp(e->d_name, "metadata") || is_stream_name(e->d_name))
+		if (is_trace_file(e->d_name))
 			unlinkat(dirfd(d), e->d_name, 0);
 	closedir(d);
 	rmdir(path);
@@ -127,7 +164,7 @@ static void ctf_remove(const char *path)
 static int ctf_begin(struct output *o, const struct trace_info *trace)
 {
 	struct ctf *c = (struct ctf *)o;
-	int state = ctf_dir_state(c->dir), ret;
+	int state = ctf_dir_state(c->dir, true), ret;
 
 	c->trace = trace;
 	if (state == -ENOTEMPTY)
@@ -143,6 +180,8 @@ static int ctf_begin(struct output *o, const struct trace_info *trace)
 	c->dir_is_trace = state == 1;
 	/* a signal removes it, with what is written in it */
 	ret = tmpdir_make(&c->tmp, c->dir);
+	if (!ret)
+		ret = tmpdir_subdir(&c->tmp, CTF_SUBDIR);
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret)
@@ -236,7 +275,7 @@ static int ctf_finish(struct output *o)
 		if (ret)
 			return ret;
 	}
-	ret = tmpdir_file(&c->tmp, "metadata", &path);
+	ret = tmpdir_file(&c->tmp, CTF_SUBDIR "/metadata", &path);
 	if (ret)
 		return ret;
 	f = fopen(path, "we");

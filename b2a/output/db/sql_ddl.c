@@ -133,18 +133,18 @@ static const struct fixed_table fixed_tables[SQL_NFIXED] = {
 		{ "event", COL_TEXT }, { "grp", COL_INT },
 		{ "hook", COL_INT }, { "fields", COL_TEXT } },
 		{ "_time", "time" } },
-	[SQL_LATENCY] = { "latency", false, true, 14, {
+	[SQL_LATENCY] = { "latency", false, true, 15, {
 		{ "scope", COL_TEXT }, { "what", COL_TEXT },
-		{ "pid", COL_INT }, { "comm", COL_TEXT },
+		{ "pid", COL_INT }, { "tid", COL_INT }, { "comm", COL_TEXT },
 		{ "count", COL_I64 }, { "total_ns", COL_I64 },
 		{ "min_ns", COL_I64 }, { "mean_ns", COL_I64 },
 		{ "p50_ns", COL_I64 }, { "p90_ns", COL_I64 },
 		{ "p99_ns", COL_I64 }, { "max_ns", COL_I64 },
 		{ "unmatched_begin", COL_I64 },
 		{ "unmatched_end", COL_I64 } }, { NULL, NULL } },
-	[SQL_HISTOGRAM] = { "latency_histogram", false, true, 5, {
+	[SQL_HISTOGRAM] = { "latency_histogram", false, true, 6, {
 		{ "scope", COL_TEXT }, { "what", COL_TEXT },
-		{ "pid", COL_INT }, { "bucket_ns", COL_I64 },
+		{ "pid", COL_INT }, { "tid", COL_INT }, { "bucket_ns", COL_I64 },
 		{ "count", COL_I64 } }, { NULL, NULL } },
 	[SQL_STACKS] = { "stacks", false, true, 4, {
 		{ "id", COL_I64 }, { "depth", COL_INT },
@@ -269,7 +269,8 @@ char *sql_create_report(const struct sql_schema *s)
 
 	cat_fixed(&t, s->dialect, SQL_LATENCY, SQL_HISTOGRAM);
 	cat(&t, "CREATE VIEW latency_by_event AS SELECT host, what, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns, unmatched_begin, unmatched_end FROM latency WHERE scope = 'event';"
-	    "CREATE VIEW latency_by_process AS SELECT host, what, pid, comm, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns FROM latency WHERE scope = 'process'");
+	    "CREATE VIEW latency_by_process AS SELECT host, what, pid, comm, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns FROM latency WHERE scope = 'process';"
+	    "CREATE VIEW latency_by_thread AS SELECT host, what, tid, pid, comm, count, total_ns, min_ns, mean_ns, p50_ns, p90_ns, p99_ns, max_ns FROM latency WHERE scope = 'thread'");
 	return text_done(&t);
 }
 

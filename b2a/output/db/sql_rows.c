@@ -113,10 +113,12 @@ int sql_output_new(struct sql_output **out, size_t size,
 	so->name = name;
 	so->host_opt = host;
 	sql_schema_init(&so->schema, dialect, diag, name);
-	for (i = 0; i < SQL_NFIXED; i++)
-		sql_fixed_table(&so->fixed[i], i);
 	/* the widest fixed table; event tables widen it */
-	so->row_cap = so->fixed[SQL_TRACE].nvalues;
+	for (i = 0; i < SQL_NFIXED; i++) {
+		sql_fixed_table(&so->fixed[i], i);
+		if (so->fixed[i].nvalues > so->row_cap)
+			so->row_cap = so->fixed[i].nvalues;
+	}
 	so->row = calloc(so->row_cap, sizeof(*so->row));
 	so->by_id = calloc(256 * 256, sizeof(*so->by_id));
 	if (!so->row || !so->by_id) {
@@ -485,16 +487,22 @@ static int sql_process(struct output *o, uint64_t ts, const struct proc *p,
 				    (unsigned int)h));
 }
 
-/* The host, scope, what and pid of a latency row. */
+/* The host, scope, what, pid and tid of a latency row. */
 static struct sql_value *put_latency_key(struct sql_output *so,
 					 unsigned int h,
 					 const struct latency *l)
 {
+	static const char *const scope[] = {
+		[LATENCY_EVENT] = "event",
+		[LATENCY_PROCESS] = "process",
+		[LATENCY_THREAD] = "thread",
+	};
 	struct sql_value *v = row_host(so, h);
 
-	v = put_string(v, l->per_process ? "process" : "event");
+	v = put_string(v, scope[l->scope]);
 	v = put_string(v, l->what);
-	return put_known(v, l->per_process ? l->pid : -1);
+	v = put_known(v, l->scope != LATENCY_EVENT ? l->pid : -1);
+	return put_known(v, l->scope == LATENCY_THREAD ? l->tid : -1);
 }
 
 static int latency_rows(struct sql_output *so, unsigned int h,
@@ -508,7 +516,7 @@ static int latency_rows(struct sql_output *so, unsigned int h,
 	unsigned int i;
 	int b, ret;
 
-	v = l->per_process && l->comm[0] ? put_string(v, l->comm) :
+	v = l->scope != LATENCY_EVENT && l->comm[0] ? put_string(v, l->comm) :
 	    put_null(v);
 	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
 		v = put_int(v, (int64_t)ns[i]);

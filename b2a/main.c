@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/offcpu.h"
 #include "analysis/report.h"
 #include "analysis/rpcreport.h"
 #include "analysis/symbols.h"
@@ -179,6 +180,8 @@ static void run(struct options *o, const struct inputs *in,
 	/* the histograms draw the report's latencies */
 	if (!ret && wants_report(o))
 		ret = report_new(&copt.report);
+	if (!ret && (o->offcpu_path || o->offcpu_folded_path))
+		ret = offcpu_new(&copt.offcpu);
 	/* call stacks of several hosts (their kernels differ): addresses */
 	if (!ret && !o->no_symbols && !in->nhosts) {
 		o->symbols.diag = &rep->d;
@@ -199,10 +202,21 @@ static void run(struct options *o, const struct inputs *in,
 		ret = report_write(copt.report,
 				   outfiles_fd(&files, files.report));
 	}
+	if (!ret && o->offcpu_path) {
+		res->what = o->offcpu_path;
+		ret = offcpu_write(copt.offcpu,
+				   outfiles_fd(&files, files.offcpu));
+	}
+	if (!ret && o->offcpu_folded_path) {
+		res->what = o->offcpu_folded_path;
+		ret = offcpu_write_folded(copt.offcpu,
+					  outfiles_fd(&files, files.offcpu_folded));
+	}
 	progress_erase(rep);
 	if (out)
 		out->ops->free(out);
 	report_free(copt.report);
+	offcpu_free(copt.offcpu);
 	symbols_free(copt.symbols);
 	/* the database first: it alone may refuse (it appeared meanwhile) */
 	if (!ret)

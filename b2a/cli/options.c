@@ -23,7 +23,8 @@ enum {
 	OPT_SCHEMA = 256, OPT_REPLACE, OPT_REPORT, OPT_VERSION,
 	OPT_STAT, OPT_DELTA, OPT_WHERE, OPT_RPC_REPORT,
 	OPT_TIMECHART_PROCS, OPT_DEBUGINFO,
-	OPT_NO_SYMBOLS, OPT_STACK_LINES, OPT_HOST, OPT_FILTER = 512,
+	OPT_NO_SYMBOLS, OPT_STACK_LINES, OPT_HOST, OPT_OFFCPU,
+	OPT_OFFCPU_FOLDED, OPT_FILTER = 512,
 	OPT_OUTPUT = 1024,
 };
 
@@ -48,6 +49,8 @@ static const struct option own_options[] = {
 	{ "delta", no_argument, NULL, OPT_DELTA },
 	{ "where", required_argument, NULL, OPT_WHERE },
 	{ "rpc-report", required_argument, NULL, OPT_RPC_REPORT },
+	{ "offcpu", required_argument, NULL, OPT_OFFCPU },
+	{ "offcpu-folded", required_argument, NULL, OPT_OFFCPU_FOLDED },
 	{ "timechart-procs", required_argument, NULL, OPT_TIMECHART_PROCS },
 	{ "debuginfo", required_argument, NULL, OPT_DEBUGINFO },
 	{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
@@ -200,6 +203,12 @@ static int valued(struct options *o, int opt, const char *arg)
 		return 0;
 	case OPT_RPC_REPORT:
 		o->rpc_path = arg;
+		return 0;
+	case OPT_OFFCPU:
+		o->offcpu_path = arg;
+		return 0;
+	case OPT_OFFCPU_FOLDED:
+		o->offcpu_folded_path = arg;
 		return 0;
 	case OPT_TIMECHART_PROCS:
 		return procs_arg(&o->set, arg);

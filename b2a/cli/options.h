@@ -28,6 +28,7 @@ struct options {
 	bool no_symbols;
 	bool quiet;		/* -q */
 	const char *report_path, *rpc_path;
+	const char *offcpu_path, *offcpu_folded_path;
 	char schema[64];	/* --pg without --schema: the trace's name */
 };
 

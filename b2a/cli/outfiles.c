@@ -49,6 +49,10 @@ static void list(struct outfiles *fs, const struct options *o)
 	add(fs, "--report", o->report_path, -1);
 	fs->rpc = (int)fs->n;
 	add(fs, "--rpc-report", o->rpc_path, -1);
+	fs->offcpu = (int)fs->n;
+	add(fs, "--offcpu", o->offcpu_path, -1);
+	fs->offcpu_folded = (int)fs->n;
+	add(fs, "--offcpu-folded", o->offcpu_folded_path, -1);
 	add_decls(fs, o, OUTPUT_FILE);
 	add_decls(fs, o, OUTPUT_FOLDER);
 }
@@ -60,7 +64,7 @@ static void list(struct outfiles *fs, const struct options *o)
 static int check_clashes(const struct outfiles *fs, char *const *paths,
 			 size_t npaths)
 {
-	struct clash_out outs[OUTPUTS_MAX + 2];
+	struct clash_out outs[sizeof(fs->f) / sizeof(fs->f[0])];
 	struct clash c;
 	const char *in;
 	size_t i;

@@ -26,9 +26,10 @@ struct outfile {
 /* In the order they are checked and put in place: a database (which
  * alone may refuse when it is put in place) first, folders last. */
 struct outfiles {
-	struct outfile f[OUTPUTS_MAX + 2];
+	struct outfile f[OUTPUTS_MAX + 4];
 	size_t n;
 	int report, rpc;	/* --report's and --rpc-report's */
+	int offcpu, offcpu_folded;	/* --offcpu's, --offcpu-folded's */
 };
 
 /*

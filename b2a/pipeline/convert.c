@@ -23,6 +23,7 @@ int convert_ex(const char *const *paths, size_t npaths, struct output *out,
 	struct source_options sopt = {
 		.filter = opt ? opt->filter : NULL,
 		.report = opt ? opt->report : NULL,
+		.offcpu = opt ? opt->offcpu : NULL,
 		.symbols = opt ? opt->symbols : NULL,
 	};
 	struct source *src;

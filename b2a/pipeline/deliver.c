@@ -8,6 +8,7 @@
 #include <errno.h>
 
 #include "analysis/filter.h"
+#include "analysis/offcpu.h"
 #include "analysis/report.h"
 #include "analysis/symbols.h"
 #include "pipeline/source_int.h"
@@ -154,6 +155,8 @@ int deliver_record(struct source *c, struct stream *s)
 			ret = 0;
 		}
 	}
+	if (!ret && c->offcpu)
+		ret = offcpu_event(c->offcpu, &c->ev, proc, selected);
 	if (!ret && c->ev.meta && c->ev.meta->named)
 		ret = tasks_track(c, &c->ev);
 	return ret;

@@ -89,6 +89,7 @@ int source_new(struct source **sp, struct output *out, struct diag *diag,
 	c->filter = opt && opt->filter && opt->filter->active ? opt->filter :
 		    NULL;
 	c->report = opt ? opt->report : NULL;
+	c->offcpu = opt ? opt->offcpu : NULL;
 	c->symbols = opt ? opt->symbols : NULL;
 	c->host = opt ? opt->host : NULL;
 	c->ev.host = c->host;

@@ -48,6 +48,7 @@ struct source {
 	struct convert_stats *stats;
 	struct filter *filter;
 	struct report *report;
+	struct offcpu *offcpu;
 	struct symbols *symbols;
 	struct event ev;
 	int error;		/* first output error */

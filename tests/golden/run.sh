@@ -196,6 +196,14 @@ case_report_sqlite() { $gen latency t; echo -f none -d t.db --report report t; }
 # database's rows and latency table
 case_sched_report() { $gen wakeups t; echo --report report t; }
 case_sched_sqlite() { $gen wakeups t; echo -f none -d t.db --report report t; }
+# off-CPU time of the same trace: 6001 asleep 19.9 us x10 and 6002
+# 79.9 us x9, each woken by the other (pong); 6003 preempted, never
+# asleep; the last sleeps never end and are left out
+case_offcpu() { $gen wakeups t; echo -f none --offcpu offcpu --offcpu-folded folded t; }
+# --offcpu onto an input, or onto another output: refused, nothing written
+case_clash_offcpu() { $gen wakeups t && cksum t_1 > keep; echo --offcpu t_1 t; }
+case_clash_offcpu_folded() {
+	$gen wakeups t; echo --offcpu offcpu --offcpu-folded offcpu t; }
 # nothing pairs (no entry/return events); t_1 alone, without the
 # trace's metadata, pairs by the catalogue's; a negative latency, in the
 # report and the database's histogram: both clean under UBSan
@@ -372,7 +380,7 @@ rpc_check() {
 
 # What a case wrote besides lket.out.
 extras() {
-	for f in report rpc lket.json lket.csv; do
+	for f in report rpc offcpu folded lket.json lket.csv; do
 		if [ -f $f ]; then echo "--- $f"; cat $f; fi
 	done
 	if [ -f t.db ] && command -v sqlite3 > /dev/null; then

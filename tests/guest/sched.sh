@@ -69,12 +69,13 @@ tid_of() { awk -v n="$1" '$1 == n { print $2; exit }' "$res/out"; }
 main=$(tid_of main) ping=$(tid_of ping) pong=$(tid_of pong)
 sleeper=$(tid_of sleep) child=$(tid_of child) mover=$(tid_of move)
 
-# wakers WOKEN: "waker-tid cpu target_cpu comm" of each wake-up of WOKEN
+# wakers WOKEN: "waker-tid cpu target_cpu waker-comm" of each wake-up of
+# WOKEN
 wakers() {
 	awk -v woken="$1" -v ev="${2:-tskdispatch.wakeup}" '
 	{ e = $6; sub(/^addevent\./, "", e) }
 	e == ev && index($0, " tid=" woken " ") {
-		tc = $0; sub(/.* target_cpu=/, "", tc)
+		tc = $0; sub(/.* target_cpu=/, "", tc); sub(/ .*/, "", tc)
 		print $3, $2, tc, $5 }' "$t"
 }
 # pingpong A B CPU: A's wake-ups by B number 990 or more (of 1000 reads,

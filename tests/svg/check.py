@@ -61,7 +61,7 @@ def expected_chart(events):
     e = {'cpus': set(), 'tasks': set(), 'next': set(), 'devs': set(),
          'rpcs': set(), 'dev_done': 0, 'rpc_done': 0, 'ctx': False,
          'marks': dict.fromkeys(['fork', 'exec', 'sigsent', 'sigrecv',
-                                 'fault', 'iosub', 'iodone'], 0)}
+                                 'fault', 'iosub', 'iodone', 'wakeup'], 0)}
     marks = e['marks']
     pending = {}        # (source, request_addr) -> submitter tid
     rpc = {}            # tid -> server
@@ -77,6 +77,9 @@ def expected_chart(events):
             e['next'].add(num(f['next_pid']))
         elif name == 'tskdispatch.cpuidle':
             e['cpus'].add(cpu)
+        elif name in ('tskdispatch.wakeup', 'tskdispatch.wakeup_new'):
+            # on the woken task's lane (or the others'), by any waker
+            marks['wakeup'] += num(f['tid']) != 0
         elif name == 'process.fork':
             marks['fork'] += tid != 0
             if num(f['new_tid']):

@@ -46,7 +46,10 @@ case_truncated() {
 	$gen -n 3000 timechart t && head -c $(($(wc -c < t_1) - 7)) t_1 > x &&
 		mv x t_1; }
 
-cases="timechart golden latency sched procs nometa strings lanes pairs truncated"
+# wake-ups: marked on the woken task's lane, its wait drawn from them
+case_wakeups()  { $gen wakeups t; }
+
+cases="timechart golden latency sched procs nometa strings lanes pairs truncated wakeups"
 [ $# -gt 0 ] && cases=$*
 
 # render SVG PNG: chromium's screenshot of the SVG at its own size

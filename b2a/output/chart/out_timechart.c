@@ -201,6 +201,24 @@ static void on_ctxswitch(struct chart *c, const struct event *ev, uint64_t ts)
 	}
 }
 
+/*
+ * A wake-up: its task waits for a CPU from now (not from a preemption
+ * only), marked on its lane with its waker, the record's own task.
+ */
+static void on_wakeup(struct chart *c, const struct event *ev, uint64_t ts)
+{
+	uint32_t tid = (uint32_t)event_int(ev, "tid", 0);
+	struct task *t = tid ? task_get(c, tid) : NULL;
+
+	if (!t || t->dead)
+		return;
+	if (t->sched == S_SLEEPING || t->sched == S_UNKNOWN) {
+		task_account(c, t, ts);
+		t->sched = S_WAITING;
+	}
+	tc_wakeup(&c->tc, lane_of(c, t), ts, ev->tid);
+}
+
 static int dev_lane(struct chart *c, enum req_source source,
 		    const struct event *ev)
 {
@@ -391,6 +409,10 @@ static int tchart_event(struct output *o, const struct event *ev,
 		break;
 	case LKET_EV_TASK_CPUIDLE:
 		cpu_switch(c, ev->cpu, ts, 0);
+		break;
+	case LKET_EV_TASK_WAKEUP:
+	case LKET_EV_TASK_WAKEUP_NEW:
+		on_wakeup(c, ev, ts);
 		break;
 	case LKET_EV_SYSCALL_ENTRY:
 	case LKET_EV_SYSCALL_RETURN:

@@ -59,17 +59,18 @@ static const char *const mark_name[TC_NMARKS] = {
 	[TC_FORK] = "fork", [TC_EXEC] = "exec", [TC_SIG_SENT] = "signal sent",
 	[TC_SIG_RECV] = "signal received", [TC_IO_SUB] = "IO submitted",
 	[TC_IO_DONE] = "IO completed", [TC_FAULT] = "page fault",
+	[TC_WAKEUP] = "woken",
 };
 static const char *const mark_key[TC_NMARKS] = {
 	[TC_FORK] = "fork", [TC_EXEC] = "exec", [TC_SIG_SENT] = "sigsent",
 	[TC_SIG_RECV] = "sigrecv", [TC_IO_SUB] = "iosub",
-	[TC_IO_DONE] = "iodone", [TC_FAULT] = "fault",
+	[TC_IO_DONE] = "iodone", [TC_FAULT] = "fault", [TC_WAKEUP] = "wakeup",
 };
 static const char *const mark_colour[TC_NMARKS] = {
 	[TC_FORK] = "#6a1b9a", [TC_EXEC] = "#000000",
 	[TC_SIG_SENT] = "#d81b60", [TC_SIG_RECV] = "#f06292",
 	[TC_IO_SUB] = "#00838f", [TC_IO_DONE] = "#4dd0e1",
-	[TC_FAULT] = "#c62828",
+	[TC_FAULT] = "#c62828", [TC_WAKEUP] = "#f9a825",
 };
 
 /* A colour per process, from its pid: hues far apart for near pids. */
@@ -112,25 +113,11 @@ static uint64_t col_time(const struct chart *c, const struct layout *L,
 static void col_sum(const struct layout *L, const struct tc_lane *l,
 		    size_t j, struct tc_col *out)
 {
-	size_t i, k;
-	int s;
+	size_t i;
 
 	memset(out, 0, sizeof(*out));
-	for (i = j * L->g; i < (j + 1) * L->g && i < TC_COLUMNS; i++) {
-		const struct tc_col *c = &l->col[i];
-
-		for (s = 0; s < TC_NSTATES; s++)
-			out->ns[s] += c->ns[s];
-		for (k = 0; k < TC_NMARKS; k++)
-			out->mark[k] += c->mark[k];
-		if (c->top_ns > out->top_ns) {
-			out->top_ns = c->top_ns;
-			out->top_tid = c->top_tid;
-		}
-		out->count += c->count;
-		if (c->longest > out->longest)
-			out->longest = c->longest;
-	}
+	for (i = j * L->g; i < (j + 1) * L->g && i < TC_COLUMNS; i++)
+		tc_col_merge(out, &l->col[i]);
 }
 
 static void span_words(const struct chart *c, const struct layout *L,
@@ -180,6 +167,21 @@ static void task_words(const struct task *t, uint32_t tid, char *dst,
 		snprintf(dst, size, "%s (pid %d, tid %u)", comm, t->pid, tid);
 	else
 		snprintf(dst, size, "%s (tid %u)", comm, tid);
+}
+
+/* " (the last by NAME ...)": who woke a task last in a column */
+static size_t waker_words(const struct chart *c, uint32_t tid, char *dst,
+			  size_t size)
+{
+	char who[160];
+	int n;
+
+	if (tid)
+		task_words(task_by_tid(c, tid), tid, who, sizeof(who));
+	else
+		snprintf(who, sizeof(who), "the idle task or an interrupt");
+	n = snprintf(dst, size, " (the last by %s)", who);
+	return n < 0 ? 0 : (size_t)n;
 }
 
 static void draw_cpu(struct chart *c, struct layout *L, unsigned int cpu)
@@ -257,6 +259,9 @@ static void draw_marks(struct chart *c, const struct layout *L,
 			n += (size_t)snprintf(title + n, sizeof(title) - n,
 					      " %u %s", col->mark[k],
 					      mark_name[k]);
+		if (k == TC_WAKEUP && n < sizeof(title))
+			n += waker_words(c, col->waker_tid, title + n,
+					 sizeof(title) - n);
 	}
 	emit(c, "><title>%s</title>", title);
 	for (k = 0; k < TC_NMARKS; k++) {

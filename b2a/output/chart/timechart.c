@@ -51,7 +51,7 @@ struct tc_lane *tc_lane_new(struct timechart *tc)
 	return l;
 }
 
-static void col_merge(struct tc_col *a, const struct tc_col *b)
+void tc_col_merge(struct tc_col *a, const struct tc_col *b)
 {
 	int k;
 
@@ -59,6 +59,8 @@ static void col_merge(struct tc_col *a, const struct tc_col *b)
 		a->ns[k] += b->ns[k];
 	for (k = 0; k < TC_NMARKS; k++)
 		a->mark[k] += b->mark[k];
+	if (b->mark[TC_WAKEUP])
+		a->waker_tid = b->waker_tid;
 	if (b->top_ns > a->top_ns) {
 		a->top_ns = b->top_ns;
 		a->top_tid = b->top_tid;
@@ -78,7 +80,7 @@ static void widen(struct timechart *tc)
 		c = tc->lanes[i]->col;
 		for (k = 0; k < TC_COLUMNS / 2; k++) {
 			c[k] = c[2 * k];
-			col_merge(&c[k], &c[2 * k + 1]);
+			tc_col_merge(&c[k], &c[2 * k + 1]);
 		}
 		memset(c + TC_COLUMNS / 2, 0,
 		       (TC_COLUMNS - TC_COLUMNS / 2) * sizeof(*c));
@@ -156,6 +158,15 @@ void tc_mark(struct timechart *tc, struct tc_lane *l, uint64_t ts,
 	l->col[tc_column(tc, ts)].mark[mark]++;
 }
 
+void tc_wakeup(struct timechart *tc, struct tc_lane *l, uint64_t ts,
+	       uint32_t waker)
+{
+	struct tc_col *c = &l->col[tc_column(tc, ts)];
+
+	c->mark[TC_WAKEUP]++;
+	c->waker_tid = waker;
+}
+
 void tc_request(struct timechart *tc, struct tc_lane *l, uint64_t from,
 		uint64_t to)
 {
@@ -175,7 +186,7 @@ void tc_lane_add(struct tc_lane *dst, const struct tc_lane *src)
 	size_t i;
 
 	for (i = 0; i < TC_COLUMNS; i++)
-		col_merge(&dst->col[i], &src->col[i]);
+		tc_col_merge(&dst->col[i], &src->col[i]);
 }
 
 size_t tc_used(const struct timechart *tc)

@@ -31,12 +31,14 @@ enum tc_state {
 /* What happens to a task at one time. */
 enum tc_mark {
 	TC_FORK, TC_EXEC, TC_SIG_SENT, TC_SIG_RECV, TC_IO_SUB, TC_IO_DONE,
-	TC_FAULT, TC_NMARKS,
+	TC_FAULT, TC_WAKEUP, TC_NMARKS,
 };
 
 struct tc_col {
 	uint64_t ns[TC_NSTATES];	/* tasks; CPUs and devices: TC_RUN */
 	uint32_t mark[TC_NMARKS];
+	/* tasks: who woke it last in the column (with mark[TC_WAKEUP]) */
+	uint32_t waker_tid;
 	/* CPUs: the task of the longest stretch that ran in the column */
 	uint32_t top_tid;
 	uint64_t top_ns;
@@ -76,6 +78,11 @@ void tc_run(struct timechart *tc, struct tc_lane *l, uint64_t from,
 	    uint64_t to, uint32_t tid);
 void tc_mark(struct timechart *tc, struct tc_lane *l, uint64_t ts,
 	     enum tc_mark mark);
+/* A wake-up at ts by waker (0: the idle task, or an interrupt of it). */
+void tc_wakeup(struct timechart *tc, struct tc_lane *l, uint64_t ts,
+	       uint32_t waker);
+/* b, a later column, added into a. */
+void tc_col_merge(struct tc_col *a, const struct tc_col *b);
 /* A request in flight from..to: busy time, and one ended at to. */
 void tc_request(struct timechart *tc, struct tc_lane *l, uint64_t from,
 		uint64_t to);

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/critpath.h"
 #include "analysis/offcpu.h"
 #include "analysis/report.h"
 #include "analysis/rpcreport.h"
@@ -182,6 +183,8 @@ static void run(struct options *o, const struct inputs *in,
 		ret = report_new(&copt.report);
 	if (!ret && (o->offcpu_path || o->offcpu_folded_path))
 		ret = offcpu_new(&copt.offcpu);
+	if (!ret && o->critpath_tid)
+		ret = critpath_new(&copt.critpath, o->critpath_tid);
 	/* call stacks of several hosts (their kernels differ): addresses */
 	if (!ret && !o->no_symbols && !in->nhosts) {
 		o->symbols.diag = &rep->d;
@@ -207,6 +210,11 @@ static void run(struct options *o, const struct inputs *in,
 		ret = offcpu_write(copt.offcpu,
 				   outfiles_fd(&files, files.offcpu));
 	}
+	if (!ret && o->critpath_tid) {
+		res->what = "--critical-path";
+		ret = critpath_write(copt.critpath,
+				     outfiles_fd(&files, files.critpath));
+	}
 	if (!ret && o->offcpu_folded_path) {
 		res->what = o->offcpu_folded_path;
 		ret = offcpu_write_folded(copt.offcpu,
@@ -217,6 +225,7 @@ static void run(struct options *o, const struct inputs *in,
 		out->ops->free(out);
 	report_free(copt.report);
 	offcpu_free(copt.offcpu);
+	critpath_free(copt.critpath);
 	symbols_free(copt.symbols);
 	/* the database first: it alone may refuse (it appeared meanwhile) */
 	if (!ret)

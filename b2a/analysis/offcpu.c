@@ -415,9 +415,9 @@ int offcpu_write(const struct offcpu *o, int fd)
 				outbuf_printf(w, "%d", s->pid);
 			else
 				outbuf_printf(w, "-");
-			outbuf_printf(w, "): asleep %llu.%03llu us in %llu sleeps\n%18s %10s  %s\n",
-				      (unsigned long long)(ord.thread_ns[r->thread] / 1000),
-				      (unsigned long long)(ord.thread_ns[r->thread] % 1000),
+			outbuf_printf(w, "): asleep ");
+			report_put_us_bare(w, ord.thread_ns[r->thread]);
+			outbuf_printf(w, " us in %llu sleeps\n%18s %10s  %s\n",
 				      (unsigned long long)count, "asleep", "sleeps",
 				      "woken by");
 		}

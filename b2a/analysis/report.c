@@ -832,6 +832,12 @@ void report_put_us(struct outbuf *w, uint64_t ns)
 		 (unsigned long long)(ns % 1000));
 }
 
+void report_put_us_bare(struct outbuf *w, uint64_t ns)
+{
+	outbuf_printf(w, "%llu.%03llu", (unsigned long long)(ns / 1000),
+		      (unsigned long long)(ns % 1000));
+}
+
 static void w_comm(struct outbuf *w, const char *comm)
 {
 	const char *p;

@@ -87,5 +87,7 @@ int report_write(const struct report *r, int fd);
 void latency_sum_up(struct latency *l, uint64_t *v, size_t n);
 struct outbuf;
 void report_put_us(struct outbuf *w, uint64_t ns);
+/* The same time without the column's padding. */
+void report_put_us_bare(struct outbuf *w, uint64_t ns);
 
 #endif

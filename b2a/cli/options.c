@@ -24,7 +24,8 @@ enum {
 	OPT_STAT, OPT_DELTA, OPT_WHERE, OPT_RPC_REPORT,
 	OPT_TIMECHART_PROCS, OPT_DEBUGINFO,
 	OPT_NO_SYMBOLS, OPT_STACK_LINES, OPT_HOST, OPT_OFFCPU,
-	OPT_OFFCPU_FOLDED, OPT_FILTER = 512,
+	OPT_OFFCPU_FOLDED, OPT_CRITICAL_PATH, OPT_CRITICAL_PATH_OUT,
+	OPT_FILTER = 512,
 	OPT_OUTPUT = 1024,
 };
 
@@ -51,6 +52,8 @@ static const struct option own_options[] = {
 	{ "rpc-report", required_argument, NULL, OPT_RPC_REPORT },
 	{ "offcpu", required_argument, NULL, OPT_OFFCPU },
 	{ "offcpu-folded", required_argument, NULL, OPT_OFFCPU_FOLDED },
+	{ "critical-path", required_argument, NULL, OPT_CRITICAL_PATH },
+	{ "critical-path-out", required_argument, NULL, OPT_CRITICAL_PATH_OUT },
 	{ "timechart-procs", required_argument, NULL, OPT_TIMECHART_PROCS },
 	{ "debuginfo", required_argument, NULL, OPT_DEBUGINFO },
 	{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
@@ -185,6 +188,23 @@ static int host_arg(struct output_settings *s, const char *arg)
 	return 0;
 }
 
+/* --critical-path TID: a thread ID, 1 or more */
+static int critical_path_arg(struct options *o, const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 1 || v > INT32_MAX) {
+		fprintf(stderr, "lket-b2a: --critical-path %s: not a thread ID\n",
+			arg);
+		return 2;
+	}
+	o->critpath_tid = (int32_t)v;
+	return 0;
+}
+
 /* An option that takes an argument; 0, or the exit status. */
 static int valued(struct options *o, int opt, const char *arg)
 {
@@ -209,6 +229,11 @@ static int valued(struct options *o, int opt, const char *arg)
 		return 0;
 	case OPT_OFFCPU_FOLDED:
 		o->offcpu_folded_path = arg;
+		return 0;
+	case OPT_CRITICAL_PATH:
+		return critical_path_arg(o, arg);
+	case OPT_CRITICAL_PATH_OUT:
+		o->critpath_path = arg;
 		return 0;
 	case OPT_TIMECHART_PROCS:
 		return procs_arg(&o->set, arg);

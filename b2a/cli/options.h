@@ -29,6 +29,8 @@ struct options {
 	bool quiet;		/* -q */
 	const char *report_path, *rpc_path;
 	const char *offcpu_path, *offcpu_folded_path;
+	int32_t critpath_tid;		/* --critical-path; 0: none */
+	const char *critpath_path;	/* where it goes: "-" by default */
 	char schema[64];	/* --pg without --schema: the trace's name */
 };
 

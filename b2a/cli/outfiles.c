@@ -53,6 +53,9 @@ static void list(struct outfiles *fs, const struct options *o)
 	add(fs, "--offcpu", o->offcpu_path, -1);
 	fs->offcpu_folded = (int)fs->n;
 	add(fs, "--offcpu-folded", o->offcpu_folded_path, -1);
+	fs->critpath = (int)fs->n;
+	add(fs, "--critical-path-out", o->critpath_tid ?
+	    (o->critpath_path ? o->critpath_path : "-") : NULL, -1);
 	add_decls(fs, o, OUTPUT_FILE);
 	add_decls(fs, o, OUTPUT_FOLDER);
 }

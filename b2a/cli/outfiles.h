@@ -26,10 +26,11 @@ struct outfile {
 /* In the order they are checked and put in place: a database (which
  * alone may refuse when it is put in place) first, folders last. */
 struct outfiles {
-	struct outfile f[OUTPUTS_MAX + 4];
+	struct outfile f[OUTPUTS_MAX + 5];
 	size_t n;
 	int report, rpc;	/* --report's and --rpc-report's */
 	int offcpu, offcpu_folded;	/* --offcpu's, --offcpu-folded's */
+	int critpath;			/* --critical-path's */
 };
 
 /*

@@ -32,6 +32,8 @@ static const char tail[] =
 "      --offcpu FILE  each thread's time asleep, by where it slept and who\n"
 "                 woke it (tskdispatch.ctxswitch and wakeup)\n"
 "      --offcpu-folded FILE  the same as folded stacks, for flame graphs\n"
+"      --critical-path TID  what thread TID waited for, through its\n"
+"                 wakers, into --critical-path-out FILE (default: -)\n"
 "      --stat     write a summary to the -o file instead of the event lines:\n"
 "                 events by type, CPU and process, the time span, losses\n"
 "  -t, --time FORMAT  time as abs (trace clock, seconds; the default),\n"

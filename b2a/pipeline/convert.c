@@ -24,6 +24,7 @@ int convert_ex(const char *const *paths, size_t npaths, struct output *out,
 		.filter = opt ? opt->filter : NULL,
 		.report = opt ? opt->report : NULL,
 		.offcpu = opt ? opt->offcpu : NULL,
+		.critpath = opt ? opt->critpath : NULL,
 		.symbols = opt ? opt->symbols : NULL,
 	};
 	struct source *src;

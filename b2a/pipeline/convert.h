@@ -27,12 +27,14 @@ int convert(const char *const *paths, size_t npaths, struct output *out,
 struct filter;
 struct report;
 struct offcpu;
+struct critpath;
 struct symbols;
 
 struct convert_options {
 	struct filter *filter;	/* NULL: every event goes out */
 	struct report *report;	/* NULL: no latency report */
 	struct offcpu *offcpu;	/* NULL: no off-CPU report */
+	struct critpath *critpath;	/* NULL: no critical path */
 	/* NULL: call stacks (ADDRS fields) are shown as addresses; else
 	 * told the trace's kernel and modules, and asked for symbols */
 	struct symbols *symbols;

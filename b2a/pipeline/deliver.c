@@ -8,6 +8,7 @@
 #include <errno.h>
 
 #include "analysis/filter.h"
+#include "analysis/critpath.h"
 #include "analysis/offcpu.h"
 #include "analysis/report.h"
 #include "analysis/symbols.h"
@@ -157,6 +158,8 @@ int deliver_record(struct source *c, struct stream *s)
 	}
 	if (!ret && c->offcpu)
 		ret = offcpu_event(c->offcpu, &c->ev, proc, selected);
+	if (!ret && c->critpath)
+		ret = critpath_event(c->critpath, &c->ev, proc);
 	if (!ret && c->ev.meta && c->ev.meta->named)
 		ret = tasks_track(c, &c->ev);
 	return ret;

@@ -90,6 +90,7 @@ int source_new(struct source **sp, struct output *out, struct diag *diag,
 		    NULL;
 	c->report = opt ? opt->report : NULL;
 	c->offcpu = opt ? opt->offcpu : NULL;
+	c->critpath = opt ? opt->critpath : NULL;
 	c->symbols = opt ? opt->symbols : NULL;
 	c->host = opt ? opt->host : NULL;
 	c->ev.host = c->host;

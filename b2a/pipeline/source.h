@@ -51,6 +51,7 @@ struct source_options {
 	struct filter *filter;	/* NULL: every event goes out */
 	struct report *report;	/* NULL: no latency report */
 	struct offcpu *offcpu;	/* NULL: no off-CPU report */
+	struct critpath *critpath;	/* NULL: no critical path */
 	struct symbols *symbols;	/* NULL: call stacks as addresses */
 	const char *host;	/* set as each event's host; NULL: none */
 	const struct source_clock *clock;	/* NULL: timestamps as read */

@@ -49,6 +49,7 @@ struct source {
 	struct filter *filter;
 	struct report *report;
 	struct offcpu *offcpu;
+	struct critpath *critpath;
 	struct symbols *symbols;
 	struct event ev;
 	int error;		/* first output error */

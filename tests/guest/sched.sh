@@ -23,6 +23,8 @@
 #       lket-pong from pipe_write (stacks by lket_stack()), and the
 #       sleeper's in a nanosleep, woken by the timer; --offcpu-folded has
 #       the same, one line per stack, waker and thread;
+#     - --critical-path of ping: each time it is blocked on pong, pong's
+#       runs up to the wake-up;
 #     - the CTF export: LTTng's sched_waking, and lttng-schedstats's
 #       latencies of each thread those of lket.out (tests/ctf/lttng-agree.py).
 #
@@ -148,15 +150,16 @@ rows_of "$sleeper" > "$res/offcpu.sleep"
 head -n 3 "$res/offcpu.ping" | cut -c1-240 | sed 's/^/  ping: /'
 head -n 3 "$res/offcpu.sleep" | cut -c1-240 | sed 's/^/  sleeper: /'
 # offcpu_check FILE WAKER ASLEEP_IN WAKER_IN MIN: the rows of FILE whose
-# waker matches WAKER add up to MIN sleeps or more, each asleep in a
-# stack through ASLEEP_IN and woken from one through WAKER_IN
+# waker's name matches WAKER, asleep in a stack through ASLEEP_IN and
+# woken from one through WAKER_IN, add up to MIN sleeps or more
 offcpu_check() {
 	awk -v waker="$2" -v in_="$3" -v from="$4" -v min="$5" '
-	$1 ~ /^[0-9.]+$/ { mine = $3 ~ waker; if (mine) { n += $2; rows++ }; next }
-	mine && $1 == "asleep" && $2 == "in:" { if (index($0, in_)) a++ }
-	mine && $1 == "waker:" { if (index($0, from)) b++ }
-	END { print "  " n + 0 " sleeps in " rows + 0 " rows, " a + 0 " through " in_ ", " b + 0 " woken through " from
-	      exit !(n >= min && a == rows && b == rows) }' "$1"
+	function row_end() { if (rows && mine && a && b) n += count; a = b = 0 }
+	$1 ~ /^[0-9.]+$/ { row_end(); rows++; count = $2; mine = $3 ~ waker; next }
+	$1 == "asleep" && $2 == "in:" { a = index($0, in_) > 0 }
+	$1 == "waker:" { b = index($0, from) > 0 }
+	END { row_end(); print "  " n + 0 " sleeps in " in_ " woken from " from " (" rows + 0 " rows)"
+	      exit !(n >= min) }' "$1"
 }
 check "--offcpu: ping sleeps in pipe_read, woken by lket-pong in pipe_write, 900 times or more" \
 	offcpu_check "$res/offcpu.ping" '^lket-pong$' pipe_read pipe_write 900
@@ -164,13 +167,28 @@ if [ "$rt" = 1 ]; then
 	check "--offcpu: the sleeper sleeps in do_nanosleep, woken by ktimers threads from hrtimer_wakeup, 90 times or more" \
 		offcpu_check "$res/offcpu.sleep" '^ktimers/' do_nanosleep hrtimer_wakeup 90
 else
-	check "--offcpu: the sleeper sleeps in do_nanosleep, woken in interrupts of the idle task from hrtimer_wakeup, 90 times or more" \
-		offcpu_check "$res/offcpu.sleep" '^swapper/' do_nanosleep hrtimer_wakeup 90
+	check "--offcpu: the sleeper sleeps in do_nanosleep, woken by the timer interrupt from hrtimer_wakeup, 90 times or more" \
+		offcpu_check "$res/offcpu.sleep" . do_nanosleep hrtimer_wakeup 90
 fi
 folded_ping() {
 	grep -q "^lket-ping-$ping;.*;pipe_read;.*;--;.*;pipe_write;.*;lket-pong [1-9][0-9]*\$" "$res/offcpu.folded"
 }
 check "--offcpu-folded: ping's stack, outer first, then pong's, inner first" folded_ping
+
+# --critical-path of ping: while ping is blocked on pong, the path goes on
+# in pong (runnable, then running) up to the wake-up
+decode -f none --critical-path "$ping" --critical-path-out "$res/path" \
+	"$res/t" 2> "$res/path.err"
+sed -n '1,2p;/blocked on '"$pong"' /{N;N;p;q}' "$res/path" | cut -c1-200
+critical() {
+	awk -v a="$ping" -v b="$pong" '
+	NR > 2 && want { if ($3 != b) bad++; want = 0 }
+	$3 == a && $5 == "blocked" && $6 == "on" && $7 == b { n++; want = 1 }
+	$3 == b && $5 == "running" { runs++ }
+	END { print "  " n + 0 " times blocked on pong, " runs + 0 " of pong.s runs on the path, " bad + 0 " not followed by pong"
+	      exit !(n >= 900 && runs >= n && !bad) }' "$res/path"
+}
+check "--critical-path: ping's path goes through pong's runs, 900 times or more" critical
 
 # The CTF export, read by LTTng's own analyses
 rm -rf "$res/t.ctf"

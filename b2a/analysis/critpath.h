@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * critpath.h - the critical path of a thread (lket-b2a --critical-path
+ * TID): what its run from its first to its last event waited for.
+ *
+ * Every thread's time is cut into segments by its context switches and
+ * wake-ups: running (on a CPU), runnable (preempted, or woken and not yet
+ * on a CPU) and blocked (switched out asleep until its wake-up).  The
+ * path of a thread over a time span is its own segments, newest first,
+ * but for a blocked one: what ended it is its waker's work, so the path
+ * goes on in the waker, over the time the thread was blocked, by the
+ * same rule, until it reaches the start of that blocked time; then it
+ * comes back to the thread before it.  A wake-up by an interrupt or by
+ * an unknown task ends the descent: the blocked time is shown as such.
+ * This is the backward walk of Giraldo and Dagenais' critical-path
+ * analysis (the one Trace Compass draws) on LKET's events; the walk is
+ * at most CRITPATH_DEPTH wakers deep.
+ */
+#ifndef LKET_CRITPATH_H
+#define LKET_CRITPATH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/procmap.h"
+#include "decode/decode.h"
+
+#define CRITPATH_DEPTH	32
+
+struct critpath;
+
+int critpath_new(struct critpath **c, int32_t tid);
+void critpath_free(struct critpath *c);
+/* Every decoded event, in time order (filters do not apply: a path
+ * crosses threads the filter leaves out). */
+int critpath_event(struct critpath *c, const struct event *ev,
+		   const struct proc *proc);
+/* The path, oldest segment first (format in lket-b2a(1)). */
+int critpath_write(struct critpath *c, int fd);
+
+#endif

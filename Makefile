@@ -291,7 +291,7 @@ check-stress: all
 
 $(BUILD)/bench-loop: bench/loop.c
 	@mkdir -p $(@D)
-	$(CC) $(LKET_CFLAGS) $(CFLAGS) -o $@ $<
+	$(CC) $(LKET_CFLAGS) $(CFLAGS) -pthread -o $@ $<
 
 bench: $(BUILD)/lket-b2a $(BUILD)/lket-gen $(BUILD)/bench-loop
 	bench/run.sh $(BUILD)

@@ -13,6 +13,9 @@
 #             changes with two busy CPUs
 #   kprobe    bench-loop -r LOOPS: read(2) of /dev/zero, a kprobe and a
 #             return probe on __x64_sys_read (addevent.iosyscall.read)
+#   wakeup    bench-loop -w LOOPS: two threads on CPUs 0 and 1 pass a
+#             byte back and forth, 2 LOOPS wake-ups (addevent.tskdispatch's
+#             wakeup, wakeup_new and migrate; sched_waking and the others)
 #   rate      the rate sweep: for each R of RATES, both CPUs run
 #             bench-loop -p R for half a second's worth of calls (R/2),
 #             once per tracer; RUN is R and LOOPS is R/2 in its lines
@@ -54,6 +57,7 @@ workload() {
 	syscall) echo "$LOOP -t $tmp/ns $LOOPS" ;;
 	syscall2) echo "$tmp/two.sh $LOOPS" ;;
 	kprobe) echo "$LOOP -r -t $tmp/ns $LOOPS" ;;
+	wakeup) echo "$LOOP -w -t $tmp/ns $LOOPS" ;;
 	rate) echo "$tmp/two.sh -p $rate $LOOPS" ;;
 	esac
 }
@@ -61,6 +65,7 @@ workload() {
 lket_pattern() {
 	case $mode in
 	kprobe) echo ' iosyscall\.read\.entry fd=[0-9]* .*count=1\( stack=.*\)\{0,1\}$\| iosyscall\.read\.return return=1\( stack=.*\)\{0,1\}$' ;;
+	wakeup) echo ' bench-loop tskdispatch\.wakeup tid=.* name="bench-loop" ' ;;
 	*) echo ' syscall\.[er].*getppid' ;;
 	esac
 }
@@ -113,6 +118,7 @@ kprobe_events() {
 ftrace_events() {
 	case $mode in
 	kprobe) echo "-e kprobes:lket_read -e kprobes:lket_read_ret" ;;
+	wakeup) echo "-e sched:sched_waking -e sched:sched_wakeup_new -e sched:sched_migrate_task" ;;
 	*) echo "-e raw_syscalls" ;;
 	esac
 }
@@ -128,6 +134,7 @@ run_ftrace() {
 	lost=$(awk '/^overrun:|^dropped events:/ { s += $NF } END { print s + 0 }' "$tmp/tc.log")
 	case $mode in
 	kprobe) seen=$(trace-cmd report -i "$tmp/trace.dat" 2>/dev/null | grep -c 'bench-loop.*lket_read') ;;
+	wakeup) seen=$(trace-cmd report -i "$tmp/trace.dat" 2>/dev/null | grep -c 'bench-loop.* sched_waking: *comm=bench-loop ') ;;
 	*) seen=$(trace-cmd report -i "$tmp/trace.dat" 2>/dev/null | grep -c 'NR 110 ') ;;
 	esac
 	say "ftrace $1 $LOOPS $(loop_ns) $seen $lost"
@@ -138,6 +145,7 @@ run_perf() {
 	rm -f "$tmp/perf.data" "$tmp/ns"
 	case $mode in
 	kprobe) ev="-e kprobes:lket_read -e kprobes:lket_read_ret" ;;
+	wakeup) ev="-e sched:sched_waking -e sched:sched_wakeup_new -e sched:sched_migrate_task" ;;
 	*) ev="-e raw_syscalls:sys_enter -e raw_syscalls:sys_exit" ;;
 	esac
 	perf record -q -o "$tmp/perf.data" $ev -- $(workload) \
@@ -160,6 +168,13 @@ kprobe:__x64_sys_read /pid == cpid/ {
 	printf("%llu %d %d %s entry %d %llu %llu\n", nsecs, cpu, tid, comm, $r->di, $r->si, $r->dx); }
 kretprobe:__x64_sys_read /pid == cpid/ {
 	printf("%llu %d %d %s return %d\n", nsecs, cpu, tid, comm, retval); }' ;;
+	wakeup) prog='
+tracepoint:sched:sched_waking /pid == cpid/ {
+	printf("%llu %d %d %s waking %d %d %s %d\n", nsecs, cpu, tid, comm, args->pid, args->target_cpu, args->comm, args->prio); }
+tracepoint:sched:sched_wakeup_new /pid == cpid/ {
+	printf("%llu %d %d %s wakeup_new %d %d %s\n", nsecs, cpu, tid, comm, args->pid, args->target_cpu, args->comm); }
+tracepoint:sched:sched_migrate_task /pid == cpid/ {
+	printf("%llu %d %d %s migrate %d %d %d\n", nsecs, cpu, tid, comm, args->pid, args->orig_cpu, args->dest_cpu); }' ;;
 	*) prog='
 tracepoint:raw_syscalls:sys_enter /pid == cpid/ {
 	printf("%llu %d %d %s entry %d\n", nsecs, cpu, tid, comm, args->id); }
@@ -174,6 +189,7 @@ tracepoint:raw_syscalls:sys_exit /pid == cpid/ {
 	lost=$(sed -n 's/.*Lost \([0-9][0-9]*\) events.*/\1/p' "$tmp/bt.err" "$tmp/bt.txt" | awk '{ s += $1 } END { print s + 0 }')
 	case $mode in
 	kprobe) seen=$(grep -c ' entry [0-9]* [0-9]* 1$\| return 1$' "$tmp/bt.txt") ;;
+	wakeup) seen=$(grep -c ' waking [0-9]* [0-9]* bench-loop ' "$tmp/bt.txt") ;;
 	*) seen=$(grep -c ' entry 110$\| return 110 ' "$tmp/bt.txt") ;;
 	esac
 	say "bpftrace $1 $LOOPS $(loop_ns) $seen $lost"

@@ -11,6 +11,11 @@
 #             addevent.iosyscall.read, a kprobe and a return probe on
 #             __x64_sys_read; the peers: kprobe events on the same
 #             function with the same fields, bpftrace kprobe/kretprobe)
+#   wakeup    `bench-loop -w L`: L round trips of a byte between two
+#             threads pinned to CPUs 0 and 1, 2 L wake-ups (LKET:
+#             addevent.tskdispatch.wakeup, wakeup_new and migrate; the
+#             peers: the sched_waking, sched_wakeup_new and
+#             sched_migrate_task tracepoints)
 #   rate      the rate sweep: the getppid loop on both CPUs, each offered
 #             R calls a second (bench-loop -p R) for half a second, for
 #             each R of GUEST_RATES, once per tracer: the rate each tracer
@@ -33,7 +38,7 @@
 # mean anything, never the absolute times.
 #
 #   bench/guest.sh BUILD    GUEST_LOOPS=50000 GUEST_RUNS=3 BENCH_DIR=...
-#                           GUEST_MODES="syscall syscall2 kprobe rate"
+#                           GUEST_MODES="syscall syscall2 kprobe wakeup rate"
 #                           GUEST_RATES="10000 30000 100000 300000"
 #                           GUEST_LKET_B="-DOPTION ...": LKET built
 #                           with these stap options too, run beside the
@@ -70,7 +75,7 @@ dir=$(cd "$dir" && pwd)
 
 [ -x "$build/bench-loop" ] ||
 	{ note "$build/bench-loop is missing: make bench builds it"; exit 1; }
-modes=${GUEST_MODES:-syscall syscall2 kprobe rate}
+modes=${GUEST_MODES:-syscall syscall2 kprobe wakeup rate}
 rates=${GUEST_RATES:-10000 30000 100000 300000}
 
 # ---- the modules, built on the host for the guest kernel: LKET's hooks
@@ -106,6 +111,9 @@ for mode in $modes; do
 	kprobe)
 		lket='probe addevent.iosyscall.read {}'
 		floor='probe kprobe.function("__x64_sys_read"), kprobe.function("__x64_sys_read").return {}' ;;
+	wakeup)
+		lket='probe addevent.tskdispatch.wakeup, addevent.tskdispatch.wakeup_new, addevent.tskdispatch.migrate {}'
+		floor='probe kernel.trace("sched_waking"), kernel.trace("sched_wakeup_new"), kernel.trace("sched_migrate_task") {}' ;;
 	*) note "unknown mode $mode"; exit 2 ;;
 	esac
 	tag=$(echo "$lket" | md5sum | cut -c 1-8)
@@ -187,6 +195,7 @@ case $mode in
 syscall) echo "syscall: getppid loop on one CPU, raw_syscalls tracepoints (LKET: addevent.syscall)" ;;
 syscall2) echo "syscall2: the getppid loop on both CPUs at once (loop ms: the mean of the two)" ;;
 kprobe) echo "kprobe: read(2) loop, kprobe + return probe on __x64_sys_read (LKET: addevent.iosyscall.read)" ;;
+wakeup) echo "wakeup: a byte back and forth between two threads on CPUs 0 and 1 (bench-loop -w), 2 wake-ups a round trip; sched_waking, sched_wakeup_new, sched_migrate_task (LKET: addevent.tskdispatch.wakeup, wakeup_new, migrate)" ;;
 esac
 echo
 want=$((2 * loops))

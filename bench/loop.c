@@ -4,10 +4,13 @@
  * calls in a tight loop (2 x COUNT raw_syscalls events), then exit.
  * Called through syscall(2) so no libc may cache or skip it.
  *
- *   bench-loop [-r] [-p RATE] [-t FILE] COUNT
+ *   bench-loop [-r | -w] [-p RATE] [-t FILE] COUNT
  *
  * -r  read(2) one byte of /dev/zero instead: the kprobe-based hooks
  *     (addevent.iosyscall.read, on __x64_sys_read)
+ * -w  COUNT round trips of a byte between two threads on CPUs 0 and 1,
+ *     over two pipes: 2 x COUNT wake-ups (sched_waking, and the context
+ *     switches they cause; the wake-up hooks of addevent.tskdispatch)
  * -p  at most RATE calls a second: the calls of each millisecond in one
  *     burst, then a sleep until the next millisecond is due (the rate
  *     sweep of bench/guest.sh; a clock read per call would add calls of
@@ -16,6 +19,8 @@
  *     (CLOCK_MONOTONIC around the loop only, not start-up or exit)
  */
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +62,54 @@ static void sleep_until(const struct timespec *start, long long ns)
 		;
 }
 
+/* -w: the pipes, and the round trips each thread makes */
+static int to_b[2], to_a[2];
+static long trips;
+
+static void on_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void *pong(void *arg)
+{
+	char c;
+	long i;
+
+	(void)arg;
+	on_cpu(1);
+	for (i = 0; i < trips; i++)
+		if (read(to_b[0], &c, 1) != 1 || write(to_a[1], &c, 1) != 1)
+			break;
+	return NULL;
+}
+
+/* 2 x n wake-ups: this thread on CPU 0, the other on CPU 1 */
+static int ping_pong(long n, struct timespec *a, struct timespec *b)
+{
+	pthread_t t;
+	char c = 'x';
+	long i;
+
+	trips = n;
+	if (pipe(to_b) || pipe(to_a) || pthread_create(&t, NULL, pong, NULL)) {
+		perror("bench-loop -w");
+		return 1;
+	}
+	on_cpu(0);
+	clock_gettime(CLOCK_MONOTONIC, a);
+	for (i = 0; i < n; i++)
+		if (write(to_b[1], &c, 1) != 1 || read(to_a[0], &c, 1) != 1)
+			break;
+	clock_gettime(CLOCK_MONOTONIC, b);
+	pthread_join(t, NULL);
+	return i == n ? 0 : 1;
+}
+
 static void loop(int fd, long n, long rate, const struct timespec *start)
 {
 	long burst, done = 0, i;
@@ -79,11 +132,14 @@ int main(int argc, char **argv)
 	struct timespec a, b;
 	const char *tfile = NULL;
 	long n, rate = 0;
-	int fd = -1, opt;
+	int fd = -1, opt, wake = 0;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "rp:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "rwp:t:")) != -1) {
 		switch (opt) {
+		case 'w':
+			wake = 1;
+			break;
 		case 'r':
 			fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
 			if (fd < 0) {
@@ -102,12 +158,17 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1 || (n = atol(argv[optind])) < 0 || rate < 0) {
-		fprintf(stderr, "usage: bench-loop [-r] [-p RATE] [-t FILE] COUNT\n");
+		fprintf(stderr, "usage: bench-loop [-r | -w] [-p RATE] [-t FILE] COUNT\n");
 		return 2;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	loop(fd, n, rate, &a);
-	clock_gettime(CLOCK_MONOTONIC, &b);
+	if (wake) {
+		if (ping_pong(n, &a, &b))
+			return 1;
+	} else {
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		loop(fd, n, rate, &a);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	}
 	if (tfile) {
 		f = fopen(tfile, "a");
 		if (!f) {

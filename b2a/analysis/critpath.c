@@ -11,6 +11,7 @@
 #include "analysis/critpath.h"
 #include "analysis/report.h"
 #include "util/outbuf.h"
+#include "util/array.h"
 #include "util/u64map.h"
 
 enum seg_state { SEG_RUNNING, SEG_RUNNABLE, SEG_BLOCKED, SEG_BLOCKED_ON };
@@ -80,20 +81,6 @@ void critpath_free(struct critpath *c)
 	free(c);
 }
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	void *bigger;
-
-	if (n < *cap)
-		return 0;
-	bigger = realloc(*p, (*cap ? 2 * *cap : 16) * size);
-	if (!bigger)
-		return -ENOMEM;
-	*p = bigger;
-	*cap = *cap ? 2 * *cap : 16;
-	return 0;
-}
-
 static struct thread *thread_of(struct critpath *c, int32_t tid)
 {
 	struct u64map_slot *slot = u64map_find(&c->by_tid, (uint32_t)tid);
@@ -101,7 +88,7 @@ static struct thread *thread_of(struct critpath *c, int32_t tid)
 
 	if (slot)
 		return &c->th[slot->val];
-	if (grow((void **)&c->th, &c->cap, c->nth, sizeof(*c->th)) ||
+	if (array_grow((void **)&c->th, &c->cap, c->nth, sizeof(*c->th)) ||
 	    u64map_put(&c->by_tid, (uint32_t)tid, (uint32_t)c->nth))
 		return NULL;
 	t = &c->th[c->nth++];
@@ -120,7 +107,7 @@ static int seg_close(struct thread *t, uint64_t ts, int32_t waker)
 	t->open = false;
 	if (ts <= t->since)	/* nothing to show */
 		return 0;
-	if (grow((void **)&t->s, &t->cap, t->n, sizeof(*t->s)))
+	if (array_grow((void **)&t->s, &t->cap, t->n, sizeof(*t->s)))
 		return -ENOMEM;
 	s = &t->s[t->n++];
 	*s = (struct seg){ .start = t->since, .end = ts, .tid = t->tid,
@@ -136,18 +123,6 @@ static int seg_open(struct thread *t, uint64_t ts, enum seg_state state)
 	return 0;
 }
 
-static bool int_field(const struct event *ev, const char *name, int64_t *v)
-{
-	unsigned int i;
-
-	for (i = 0; i < ev->nsys; i++)
-		if (!strcmp(ev->v[i].f->name, name)) {
-			*v = ev->v[i].i;
-			return true;
-		}
-	return false;
-}
-
 static void name(struct thread *t, const char *s, size_t n)
 {
 	if (!n)
@@ -161,13 +136,13 @@ static void name(struct thread *t, const char *s, size_t n)
 static int on_switch(struct critpath *c, const struct event *ev,
 		     const struct proc *proc, uint64_t ts)
 {
-	int64_t prev, next, state;
+	int64_t prev = event_int(ev, "prev_pid", -1);
+	int64_t next = event_int(ev, "next_pid", -1);
+	int64_t state = event_int(ev, "prev_state", -1);
 	struct thread *t;
 	int ret = 0;
 
-	if (!int_field(ev, "prev_pid", &prev) ||
-	    !int_field(ev, "next_pid", &next) ||
-	    !int_field(ev, "prev_state", &state))
+	if (prev < 0 || next < 0 || state < 0)
 		return 0;
 	if (prev > 0) {
 		t = thread_of(c, (int32_t)prev);
@@ -194,19 +169,18 @@ static int on_switch(struct critpath *c, const struct event *ev,
 static int on_wakeup(struct critpath *c, const struct event *ev,
 		     uint64_t ts)
 {
+	int64_t tid = event_int(ev, "tid", 0);
+	const struct value *woken = event_value(ev, "name");
 	struct thread *t;
-	int64_t tid;
-	unsigned int i;
 	int ret;
 
-	if (!int_field(ev, "tid", &tid) || tid <= 0)
+	if (tid <= 0)
 		return 0;
 	t = thread_of(c, (int32_t)tid);
 	if (!t)
 		return -ENOMEM;
-	for (i = 0; i < ev->nsys; i++)
-		if (!strcmp(ev->v[i].f->name, "name"))
-			name(t, ev->v[i].s, ev->v[i].slen);
+	if (woken && woken->f->type == LKET_STRING)
+		name(t, woken->s, woken->slen);
 	if (!t->open || t->state != SEG_BLOCKED)
 		return 0;
 	ret = seg_close(t, ts, (int32_t)ev->tid);
@@ -237,7 +211,7 @@ int critpath_event(struct critpath *c, const struct event *ev,
 
 static int push(struct critpath *c, struct seg s)
 {
-	if (grow((void **)&c->path, &c->cap_path, c->npath, sizeof(*c->path)))
+	if (array_grow((void **)&c->path, &c->cap_path, c->npath, sizeof(*c->path)))
 		return -ENOMEM;
 	c->path[c->npath++] = s;
 	return 0;

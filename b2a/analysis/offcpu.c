@@ -10,6 +10,7 @@
 #include "analysis/offcpu.h"
 #include "analysis/report.h"
 #include "util/outbuf.h"
+#include "util/array.h"
 #include "util/u64map.h"
 
 #define NONE	(-1)	/* no stack, no name */
@@ -58,20 +59,6 @@ static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	void *bigger;
-
-	if (n < *cap)
-		return 0;
-	bigger = realloc(*p, (*cap ? 2 * *cap : 64) * size);
-	if (!bigger)
-		return -ENOMEM;
-	*p = bigger;
-	*cap = *cap ? 2 * *cap : 64;
-	return 0;
-}
-
 /* The index of s (n bytes), added if new; < 0: -ENOMEM. */
 static int32_t intern(struct strtab *t, const char *s, size_t n)
 {
@@ -86,7 +73,7 @@ static int32_t intern(struct strtab *t, const char *s, size_t n)
 		if (!strncmp(t->s[slot->val], s, n) && !t->s[slot->val][n])
 			return (int32_t)slot->val;
 	}
-	if (grow((void **)&t->s, &t->cap, t->n, sizeof(*t->s)))
+	if (array_grow((void **)&t->s, &t->cap, t->n, sizeof(*t->s)))
 		return -ENOMEM;
 	copy = strndup(s, n);
 	if (!copy || u64map_put(&t->map, h, (uint32_t)t->n)) {
@@ -137,7 +124,7 @@ static struct sleeper *sleeper_of(struct offcpu *o, int32_t tid)
 
 	if (slot)
 		return &o->th[slot->val];
-	if (grow((void **)&o->th, &o->cap_th, o->nth, sizeof(*o->th)) ||
+	if (array_grow((void **)&o->th, &o->cap_th, o->nth, sizeof(*o->th)) ||
 	    u64map_put(&o->by_tid, (uint32_t)tid, (uint32_t)o->nth))
 		return NULL;
 	s = &o->th[o->nth++];
@@ -185,18 +172,6 @@ static int32_t stack_of(struct offcpu *o, const struct event *ev)
 	return intern(&o->str, buf, (size_t)(w - buf));
 }
 
-static int int_field(const struct event *ev, const char *name, int64_t *v)
-{
-	unsigned int i;
-
-	for (i = 0; i < ev->nsys; i++)
-		if (!strcmp(ev->v[i].f->name, name)) {
-			*v = ev->v[i].i;
-			return 1;
-		}
-	return 0;
-}
-
 /* The sleep of s ends at ts: into its row. */
 static int sleep_ends(struct offcpu *o, struct sleeper *s, uint64_t ts)
 {
@@ -219,7 +194,7 @@ static int sleep_ends(struct offcpu *o, struct sleeper *s, uint64_t ts)
 		    r->waker_stack == s->waker_stack)
 			goto add;
 	}
-	if (grow((void **)&o->rows, &o->cap_rows, o->nrows, sizeof(*o->rows)) ||
+	if (array_grow((void **)&o->rows, &o->cap_rows, o->nrows, sizeof(*o->rows)) ||
 	    u64map_put(&o->by_row, h, (uint32_t)o->nrows))
 		return -ENOMEM;
 	r = &o->rows[o->nrows++];
@@ -237,13 +212,13 @@ add:
 static int on_switch(struct offcpu *o, const struct event *ev,
 		     const struct proc *proc, bool selected)
 {
-	int64_t prev, next, state;
+	int64_t prev = event_int(ev, "prev_pid", -1);
+	int64_t next = event_int(ev, "next_pid", -1);
+	int64_t state = event_int(ev, "prev_state", -1);
 	struct sleeper *s;
 	int ret;
 
-	if (!int_field(ev, "prev_pid", &prev) ||
-	    !int_field(ev, "next_pid", &next) ||
-	    !int_field(ev, "prev_state", &state))
+	if (prev < 0 || next < 0 || state < 0)
 		return 0;
 	if (next > 0) {
 		s = sleeper_of(o, (int32_t)next);
@@ -277,10 +252,10 @@ static int on_switch(struct offcpu *o, const struct event *ev,
 static int on_wakeup(struct offcpu *o, const struct event *ev,
 		     const struct proc *proc)
 {
+	int64_t tid = event_int(ev, "tid", 0);
 	struct sleeper *s;
-	int64_t tid;
 
-	if (!int_field(ev, "tid", &tid) || tid <= 0)
+	if (tid <= 0)
 		return 0;
 	s = sleeper_of(o, (int32_t)tid);
 	if (!s)

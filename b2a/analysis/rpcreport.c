@@ -10,6 +10,7 @@
 
 #include "analysis/report.h"
 #include "analysis/rpcreport.h"
+#include "util/array.h"
 #include "util/outbuf.h"
 
 #define RPC_BUFFER	8192
@@ -67,23 +68,9 @@ void rpcreport_free(struct rpcreport *r)
 	free(r);
 }
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	void *bigger;
-
-	if (n < *cap)
-		return 0;
-	*cap = *cap ? 2 * *cap : 16;
-	bigger = realloc(*p, *cap * size);
-	if (!bigger)
-		return -ENOMEM;
-	*p = bigger;
-	return 0;
-}
-
 static int sample(struct samples *s, uint64_t v)
 {
-	int ret = grow((void **)&s->v, &s->cap, s->n, sizeof(*s->v));
+	int ret = array_grow((void **)&s->v, &s->cap, s->n, sizeof(*s->v));
 
 	if (!ret)
 		s->v[s->n++] = v;
@@ -104,7 +91,7 @@ static struct proc_group *group_of(struct rpcreport *r, const char *client,
 		    g->proc == s->proc)
 			return g;
 	}
-	if (grow((void **)&r->g, &r->gcap, r->ng, sizeof(*r->g)))
+	if (array_grow((void **)&r->g, &r->gcap, r->ng, sizeof(*r->g)))
 		return NULL;
 	g = &r->g[r->ng++];
 	*g = (struct proc_group){ .client = client, .server = server,
@@ -122,7 +109,7 @@ int rpcreport_add(struct rpcreport *r, const char *client,
 	size_t i;
 	int ret;
 
-	ret = grow((void **)&r->hp, &r->hpcap, r->nhp, sizeof(*r->hp));
+	ret = array_grow((void **)&r->hp, &r->hpcap, r->nhp, sizeof(*r->hp));
 	if (ret)
 		return ret;
 	r->hp[r->nhp++] = (struct host_pair){ client, server, calls, n };

@@ -2,30 +2,10 @@
 /* critpath: a thread's own segments; a blocked one replaced by its
  * waker's path, two wakers deep; an interrupt's wake-up and a sleep
  * never woken shown as blocked; a thread never switched. */
-#include "unit.h"
+#include "sched_fixture.h"
 
 #include "analysis/critpath.h"
 
-static struct meta meta;
-
-static int setup(void **state)
-{
-	if (unit_dir_setup(state) || meta_init(&meta) ||
-	    meta_register(&meta, 4, 1, false, "INT32:INT32:INT8",
-			  "prev_pid:next_pid:prev_state") ||
-	    meta_name(&meta, 4, 1, "tskdispatch.ctxswitch") ||
-	    meta_register(&meta, 4, 3, false, "INT32:INT32:STRING:INT32",
-			  "tid:pid:name:target_cpu") ||
-	    meta_name(&meta, 4, 3, "tskdispatch.wakeup"))
-		return -1;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	meta_free(&meta);
-	return unit_dir_teardown(state);
-}
 
 /* A switch on behalf of tid from prev to next, or (hook 3) tid wakes
  * prev, named as next says (a string) */
@@ -34,7 +14,7 @@ static void sw(struct critpath *c, uint64_t ts, uint32_t tid, int64_t prev,
 {
 	struct record rec = { .timestamp = ts };
 	struct event ev = { .rec = &rec, .tid = tid, .group = 4, .hook = 1 };
-	const struct event_meta *m = meta_get(&meta, 4, 1);
+	const struct event_meta *m = meta_get(&sched_meta, 4, 1);
 	const int64_t v[] = { prev, next, state };
 	unsigned int k;
 
@@ -52,7 +32,7 @@ static void wake(struct critpath *c, uint64_t ts, uint32_t waker,
 {
 	struct record rec = { .timestamp = ts };
 	struct event ev = { .rec = &rec, .tid = waker, .group = 4, .hook = 3 };
-	const struct event_meta *m = meta_get(&meta, 4, 3);
+	const struct event_meta *m = meta_get(&sched_meta, 4, 3);
 	unsigned int k;
 
 	ev.meta = m;
@@ -66,17 +46,9 @@ static void wake(struct critpath *c, uint64_t ts, uint32_t waker,
 	assert_int_equal(critpath_event(c, &ev, NULL), 0);
 }
 
-static void written(struct critpath *c, char *text, size_t size)
+static int write_path(void *c, int fd)
 {
-	char path[PATH_MAX_UNIT];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/path", unit_dir);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	assert_true(fd >= 0);
-	assert_int_equal(critpath_write(c, fd), 0);
-	close(fd);
-	unit_read("path", text, size);
+	return critpath_write(c, fd);
 }
 
 static void test_chain(void **state)
@@ -105,7 +77,7 @@ static void test_chain(void **state)
 	sw(c, 410, 0, 0, 10, 0);
 	sw(c, 500, 10, 10, 0, 2);
 	sw(c, 600, 0, 0, 30, 0);
-	written(c, text, sizeof(text));
+	sched_written("path", text, sizeof(text), write_path, c);
 	assert_string_equal(text,
 		"# lket-b2a critical path of thread 10 (a), 0.000000000 to 0.000000600; times in microseconds; a waker's path is indented under what it ended\n"
 		"start                          duration      tid comm             state\n"
@@ -134,7 +106,7 @@ static void test_unknown(void **state)
 	(void)state;
 	assert_int_equal(critpath_new(&c, 99), 0);
 	sw(c, 0, 0, 0, 10, 0);
-	written(c, text, sizeof(text));
+	sched_written("path", text, sizeof(text), write_path, c);
 	assert_string_equal(text, "# lket-b2a critical path of thread 99 (?): no context switch of it in the trace\n");
 	critpath_free(c);
 }
@@ -146,5 +118,5 @@ int main(void)
 		cmocka_unit_test(test_unknown),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, sched_setup, sched_teardown);
 }

@@ -3,40 +3,12 @@
  * and waker; preemptions and unfinished sleeps left out; a sleep whose
  * wake-up is missing ends at its switch in; the text and folded forms;
  * the filter's say. */
-#include "unit.h"
+#include "sched_fixture.h"
 
 #include "analysis/offcpu.h"
 
-static struct meta meta;
 static const struct field stack_field = { .type = LKET_ADDRS,
 					  .name = "stack" };
-
-static int setup(void **state)
-{
-	if (unit_dir_setup(state) || meta_init(&meta) ||
-	    meta_register(&meta, 4, 1, false, "INT32:INT32:INT8",
-			  "prev_pid:next_pid:prev_state") ||
-	    meta_name(&meta, 4, 1, "tskdispatch.ctxswitch") ||
-	    meta_register(&meta, 4, 3, false, "INT32:INT32:STRING:INT32",
-			  "tid:pid:name:target_cpu") ||
-	    meta_name(&meta, 4, 3, "tskdispatch.wakeup"))
-		return -1;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	meta_free(&meta);
-	return unit_dir_teardown(state);
-}
-
-static const char *path_of(const char *name)
-{
-	static char path[PATH_MAX_UNIT];
-
-	snprintf(path, sizeof(path), "%s/%s", unit_dir, name);
-	return path;
-}
 
 static struct proc thread(uint32_t tid, int32_t pid, const char *comm)
 {
@@ -57,7 +29,7 @@ static void feed(struct offcpu *o, unsigned int hook, const struct proc *p,
 	struct record rec = { .timestamp = ts };
 	struct event ev = { .rec = &rec, .tid = p->tid, .group = 4,
 			    .hook = hook };
-	const struct event_meta *m = meta_get(&meta, 4, hook);
+	const struct event_meta *m = meta_get(&sched_meta, 4, hook);
 	const int64_t ints[] = { a, b, hook == 3 ? 0 : c, c };
 	unsigned int k;
 
@@ -80,6 +52,16 @@ static void feed(struct offcpu *o, unsigned int hook, const struct proc *p,
 	assert_int_equal(offcpu_event(o, &ev, p, selected), 0);
 }
 
+static int write_text(void *o, int fd)
+{
+	return offcpu_write(o, fd);
+}
+
+static int write_folded(void *o, int fd)
+{
+	return offcpu_write_folded(o, fd);
+}
+
 static const char *const reader_stack[] = { "schedule+0x5a", "pipe_read+0x3df",
 					    "vfs_read+0x2db" };
 static const char *const writer_stack[] = { "try_to_wake_up+0x2d2",
@@ -91,7 +73,6 @@ static void test_sleeps(void **state)
 	const struct proc idle = thread(0, 0, "swapper/0");
 	char text[4096];
 	struct offcpu *o;
-	int fd;
 
 	(void)state;
 	assert_int_equal(offcpu_new(&o), 0);
@@ -116,11 +97,7 @@ static void test_sleeps(void **state)
 	/* the writer's sleep never ends: left out */
 	feed(o, 1, &w, 80000, 11, 0, 1, NULL, 0, true);
 
-	fd = open(path_of("offcpu"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	assert_true(fd >= 0);
-	assert_int_equal(offcpu_write(o, fd), 0);
-	close(fd);
-	unit_read("offcpu", text, sizeof(text));
+	sched_written("offcpu", text, sizeof(text), write_text, o);
 	assert_string_equal(text,
 		"# lket-b2a off-CPU report: time each thread spent switched out asleep, until its wake-up; times in microseconds\n"
 		"\n"
@@ -130,11 +107,7 @@ static void test_sleeps(void **state)
 		"              0.600          3  writer\n"
 		"      asleep in: schedule <- pipe_read <- vfs_read\n"
 		"      waker: try_to_wake_up <- pipe_write <- 0x3000\n");
-	fd = open(path_of("folded"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	assert_true(fd >= 0);
-	assert_int_equal(offcpu_write_folded(o, fd), 0);
-	close(fd);
-	unit_read("folded", text, sizeof(text));
+	sched_written("folded", text, sizeof(text), write_folded, o);
 	assert_string_equal(text,
 		"reader-10;--;- 700\n"
 		"reader-10;vfs_read;pipe_read;schedule;--;try_to_wake_up;pipe_write;0x3000;writer 600\n");
@@ -145,15 +118,11 @@ static void test_nothing(void **state)
 {
 	struct offcpu *o;
 	char text[512];
-	int fd;
 
 	(void)state;
 	assert_int_equal(offcpu_new(&o), 0);
-	fd = open(path_of("empty"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	assert_true(fd >= 0);
-	assert_int_equal(offcpu_write_folded(o, fd), 0);
-	close(fd);
-	assert_int_equal(unit_read("empty", text, sizeof(text)), 0);
+	sched_written("empty", text, sizeof(text), write_folded, o);
+	assert_string_equal(text, "");
 	offcpu_free(o);
 }
 
@@ -164,5 +133,5 @@ int main(void)
 		cmocka_unit_test(test_nothing),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, sched_setup, sched_teardown);
 }

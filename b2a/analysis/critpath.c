@@ -39,6 +39,9 @@ struct thread {
 	bool open;		/* a segment since `since' in `state' */
 	uint8_t state;
 	uint64_t since;
+	/* woken while still on its CPU, about to sleep (schedlat.h): the
+	 * waker, if it then switches out asleep; NO_WAKER none */
+	int32_t early_waker;
 };
 
 struct critpath {
@@ -94,6 +97,7 @@ static struct thread *thread_of(struct critpath *c, int32_t tid)
 	t = &c->th[c->nth++];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
+	t->early_waker = NO_WAKER;
 	return t;
 }
 
@@ -150,10 +154,13 @@ static int on_switch(struct critpath *c, const struct event *ev,
 			return -ENOMEM;
 		if (proc && proc->tid == (uint32_t)prev)
 			name(t, proc->comm, proc->comm_len);
-		/* its segment, whatever it was said to be, ends: it ran */
+		/* its segment, whatever it was said to be, ends: it ran;
+		 * asleep but woken already: its sleep ends as it begins */
 		ret = seg_close(t, ts, NO_WAKER);
 		if (!ret)
-			ret = seg_open(t, ts, state ? SEG_BLOCKED : SEG_RUNNABLE);
+			ret = seg_open(t, ts, state && t->early_waker == NO_WAKER ?
+				       SEG_BLOCKED : SEG_RUNNABLE);
+		t->early_waker = NO_WAKER;
 	}
 	if (!ret && next > 0) {
 		t = thread_of(c, (int32_t)next);
@@ -162,6 +169,7 @@ static int on_switch(struct critpath *c, const struct event *ev,
 		ret = seg_close(t, ts, NO_WAKER);
 		if (!ret)
 			ret = seg_open(t, ts, SEG_RUNNING);
+		t->early_waker = NO_WAKER;
 	}
 	return ret;
 }
@@ -181,6 +189,8 @@ static int on_wakeup(struct critpath *c, const struct event *ev,
 		return -ENOMEM;
 	if (woken && woken->f->type == LKET_STRING)
 		name(t, woken->s, woken->slen);
+	if (t->open && t->state == SEG_RUNNING)
+		t->early_waker = (int32_t)ev->tid;
 	if (!t->open || t->state != SEG_BLOCKED)
 		return 0;
 	ret = seg_close(t, ts, (int32_t)ev->tid);

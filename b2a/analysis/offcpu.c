@@ -27,6 +27,9 @@ struct sleeper {
 	int32_t tid, pid;
 	int32_t comm;		/* strtab */
 	bool asleep, woken, selected;
+	/* woken while still on its CPU (schedlat.h): if it then switches
+	 * out asleep, that sleep is over as it begins */
+	bool early;
 	uint64_t since, woken_at;
 	int32_t stack;		/* at the switch out */
 	int32_t waker_comm, waker_stack;
@@ -224,6 +227,7 @@ static int on_switch(struct offcpu *o, const struct event *ev,
 		s = sleeper_of(o, (int32_t)next);
 		if (!s)
 			return -ENOMEM;
+		s->early = false;
 		if (s->asleep) {
 			s->selected |= selected;
 			ret = sleep_ends(o, s, ev->rec->timestamp);
@@ -231,17 +235,24 @@ static int on_switch(struct offcpu *o, const struct event *ev,
 				return ret;
 		}
 	}
-	if (prev <= 0 || !state)	/* the idle task; preempted */
+	if (prev <= 0)			/* the idle task */
 		return 0;
 	s = sleeper_of(o, (int32_t)prev);
 	if (!s)
 		return -ENOMEM;
+	if (!state) {			/* preempted: runnable */
+		s->early = false;
+		return 0;
+	}
 	s->asleep = true;
-	s->woken = false;
+	s->woken = s->early;
+	s->woken_at = ev->rec->timestamp;
 	s->selected = selected;
 	s->since = ev->rec->timestamp;
 	s->stack = stack_of(o, ev);
-	s->waker_comm = s->waker_stack = NONE;
+	if (!s->early)
+		s->waker_comm = s->waker_stack = NONE;
+	s->early = false;
 	if (proc) {
 		s->pid = proc->pid;
 		s->comm = name_of(o, proc);
@@ -260,9 +271,11 @@ static int on_wakeup(struct offcpu *o, const struct event *ev,
 	s = sleeper_of(o, (int32_t)tid);
 	if (!s)
 		return -ENOMEM;
-	if (!s->asleep || s->woken)
+	if (s->asleep && s->woken)
 		return 0;
-	s->woken = true;
+	/* not asleep yet: it may be on its way there (schedlat.h) */
+	s->early = !s->asleep;
+	s->woken = s->asleep;
 	s->woken_at = ev->rec->timestamp;
 	s->waker_comm = name_of(o, proc);
 	s->waker_stack = stack_of(o, ev);

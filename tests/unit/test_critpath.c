@@ -62,8 +62,8 @@ static void test_chain(void **state)
 	 * blocks; C (30) runs 150-170 and wakes B; B runs 170-190 and
 	 * wakes A; A runs 200-300, blocks, an interrupt wakes it at 400;
 	 * it runs 410-500 and blocks to the end (600) */
+	wake(c, 0, 0, 10, "a");
 	sw(c, 0, 0, 0, 10, 0);
-	wake(c, 1, 10, 10, "a");
 	wake(c, 1, 10, 20, "b");
 	wake(c, 1, 10, 30, "c");
 	sw(c, 100, 10, 10, 20, 1);
@@ -98,6 +98,29 @@ static void test_chain(void **state)
 	critpath_free(c);
 }
 
+/* Woken while still on its CPU, then switched out asleep: runnable at
+ * once (the waker on another CPU came first), never blocked. */
+static void test_early(void **state)
+{
+	struct critpath *c;
+	char text[2048];
+
+	(void)state;
+	assert_int_equal(critpath_new(&c, 10), 0);
+	wake(c, 0, 0, 10, "a");
+	sw(c, 0, 0, 0, 10, 0);
+	wake(c, 90, 20, 10, "a");
+	sw(c, 100, 10, 10, 0, 1);
+	sw(c, 130, 0, 0, 10, 0);
+	sw(c, 200, 10, 10, 0, 0);
+	sched_written("path", text, sizeof(text), write_path, c);
+	assert_non_null(strstr(text,
+		"0.000000100               0.030       10 a                runnable\n"));
+	assert_null(strstr(text, "blocked,"));
+	assert_non_null(strstr(text, "blocked 0.000 (thread 10's 0.000)\n"));
+	critpath_free(c);
+}
+
 static void test_unknown(void **state)
 {
 	struct critpath *c;
@@ -115,6 +138,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chain),
+		cmocka_unit_test(test_early),
 		cmocka_unit_test(test_unknown),
 	};
 

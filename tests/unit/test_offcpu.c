@@ -94,6 +94,11 @@ static void test_sleeps(void **state)
 	/* filtered out at both ends: left out */
 	feed(o, 1, &r, 70000, 10, 0, 1, NULL, 0, false);
 	feed(o, 1, &idle, 70100, 0, 10, 0, NULL, 0, false);
+	/* woken while still on its CPU, then switched out asleep: a sleep
+	 * over as it begins, 0 ns by the writer (its stack) */
+	feed(o, 3, &w, 75000, 10, 9, 0, writer_stack, 3, true);
+	feed(o, 1, &r, 75010, 10, 0, 1, reader_stack, 3, true);
+	feed(o, 1, &idle, 75500, 0, 10, 0, NULL, 0, true);
 	/* the writer's sleep never ends: left out */
 	feed(o, 1, &w, 80000, 11, 0, 1, NULL, 0, true);
 
@@ -101,10 +106,10 @@ static void test_sleeps(void **state)
 	assert_string_equal(text,
 		"# lket-b2a off-CPU report: time each thread spent switched out asleep, until its wake-up; times in microseconds\n"
 		"\n"
-		"thread 10 (reader, pid 9): asleep 1.300 us in 4 sleeps\n"
+		"thread 10 (reader, pid 9): asleep 1.300 us in 5 sleeps\n"
 		"            asleep     sleeps  woken by\n"
 		"              0.700          1  (wake-up not recorded)\n"
-		"              0.600          3  writer\n"
+		"              0.600          4  writer\n"
 		"      asleep in: schedule <- pipe_read <- vfs_read\n"
 		"      waker: try_to_wake_up <- pipe_write <- 0x3000\n");
 	sched_written("folded", text, sizeof(text), write_folded, o);

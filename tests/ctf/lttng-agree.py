@@ -18,7 +18,9 @@
 #                       switch-in) as many, as short and as long as
 #                       lket.out's under LTTng's rules: a wake-up of a
 #                       thread a sched_switch left running on a CPU is
-#                       ignored, and of several the first counts;
+#                       ignored, and of several the first counts; events
+#                       of one nanosecond on two CPUs in the order LTTng
+#                       reads them (lttng-order.py);
 #   lttng-iolatencytop, lttng-iousagetop, lttng-irqstats, lttng-schedtop,
 #   lttng-schedlog      run to completion.
 #
@@ -32,7 +34,8 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 import compare  # noqa: E402  (lket.out's reader, the export's rules)
 
 # lttnganalyses' kinds of I/O system call, by LTTng's names (its
@@ -169,15 +172,57 @@ def check_syscallstats(results, events):
             len(got), sum(got.values()), ': ' + '; '.join(bad) if bad else ''))
 
 
-def expected_sched(events):
+# the scheduler's events, by LTTng's names and lket.out's
+SCHED_EVENTS = dict((name, compare.LTTNG[name][0]) for name in
+                    ('sched_switch', 'sched_waking', 'sched_wakeup_new'))
+
+
+def lttng_order(events, ctf):
+    """lket.out's scheduler events of each CPU (events: by CPU), merged in
+    the order LTTng's analyses read the export (lttng-order.py): by time,
+    and events of one nanosecond on two CPUs as babeltrace 1 gives them.
+    None (said) when the export's CPUs do not match lket.out's events."""
+    p = subprocess.run([os.path.join(HERE, 'lttng-order.py'), ctf] +
+                       sorted(SCHED_EVENTS), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    if p.returncode:
+        say(False, 'lttng-order.py failed (exit %d): %s' % (
+            p.returncode, p.stderr.strip()[:300]))
+        return None
+    names = set(SCHED_EVENTS.values())
+    queues = dict((cpu, [e for e in compare.clamped(evs) if e[1] in names])
+                  for cpu, evs in events.items())
+    taken = dict((cpu, 0) for cpu in queues)
+    merged, last = [], 0
+    for line in p.stdout.split():
+        cpu = int(line)
+        i = taken.get(cpu, 0)
+        if i >= len(queues.get(cpu, ())) or queues[cpu][i][0] < last:
+            say(False, 'lttng-schedstats: the export\'s scheduler events '
+                'are not lket.out\'s: CPU %d\'s event %d %s' % (
+                    cpu, i, 'is early' if i < len(queues.get(cpu, ()))
+                    else 'is not in lket.out'))
+            return None
+        last = queues[cpu][i][0]
+        taken[cpu] = i + 1
+        merged.append((cpu, queues[cpu][i]))
+    short = [cpu for cpu in queues if taken[cpu] != len(queues[cpu])]
+    if short:
+        say(False, 'lttng-schedstats: CPU %d has %d scheduler events in '
+            'lket.out, %d in the export' % (
+                short[0], len(queues[short[0]]), taken[short[0]]))
+        return None
+    return merged
+
+
+def expected_sched(merged):
     """tid -> wake-up latencies as LTTng's sched analyses count them
-    (lttnganalyses' linuxautomaton/sched.py): a wake-up is ignored while
+    (lttnganalyses' linuxautomaton/sched.py) from the scheduler's events
+    in the order it reads them (lttng_order): a wake-up is ignored while
     a sched_switch has its thread on some CPU, and only the first of
     several counts; the switch that runs the thread ends it"""
-    merged = sorted((e[0], cpu, i, e) for cpu, evs in events.items()
-                    for i, e in enumerate(compare.clamped(evs)))
     current, woken, out = {}, {}, {}
-    for t, cpu, _, (_, name, tid, pid, comm, fields) in merged:
+    for cpu, (t, name, tid, pid, comm, fields) in merged:
         f = dict(fields)
         if name in ('tskdispatch_wakeup', 'tskdispatch_wakeup_new'):
             if f['tid'] not in current.values() and f['tid'] not in woken:
@@ -190,8 +235,11 @@ def expected_sched(events):
     return out
 
 
-def check_schedstats(results, events):
-    want = expected_sched(events)
+def check_schedstats(results, events, ctf):
+    merged = lttng_order(events, ctf)
+    if merged is None:
+        return
+    want = expected_sched(merged)
     rows = ([r for r in results if r['class'] == 'per_tid_stats'] +
             [{'data': []}])[0]
     got = dict((row[0]['tid'], (row[1]['value'], row[2]['value'],
@@ -287,7 +335,7 @@ def main():
     if runs['iolatencystats'] is not None:
         check_iolatency(runs['iolatencystats'], report, events)
     if runs['schedstats'] is not None:
-        check_schedstats(runs['schedstats'], events)
+        check_schedstats(runs['schedstats'], events, ctf)
     for name in names[4:]:
         if runs[name] is not None:
             say(True, 'lttng-%s ran to completion' % name)

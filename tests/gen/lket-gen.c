@@ -57,6 +57,9 @@
  *           running (6003), which it absorbs; a fork's wakeup_new that
  *           waits 5 us (6004), then its migrate; a wake-up whose thread
  *           never runs (6005) (tests/golden/sched_report.expect)
+ *   wakeuptie  a thread woken on CPU 1 in the nanosecond it leaves CPU 0
+ *           to sleep, run again 3 us later: whether the wake-up came
+ *           before it left, the trace cannot tell
  *   late    a few events at the end of the clock, the last at 2^64 - 256
  *   pairs   30 system calls of close latencies, call k made k + 1 times:
  *           more histograms than the picture draws
@@ -1144,6 +1147,22 @@ static void wakeups(void)
 	      "never", I(0));
 }
 
+/* Two events of one nanosecond on two CPUs: see "wakeuptie" above. */
+static void wakeup_tie(void)
+{
+	uint64_t t = 3000000000ull;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(7001), I(7001), I(1), "sleeper");
+	event(0, t, 900, "process.snapshot", I(7002), I(7002), I(1), "waker");
+	event(0, t + 1000, 0, "tskdispatch.ctxswitch", I(0), I(7001), I(0));
+	event(1, t + 1000, 0, "tskdispatch.ctxswitch", I(0), I(7002), I(0));
+	event(0, t + 5000, 7001, "tskdispatch.ctxswitch", I(7001), I(0), I(1));
+	event(1, t + 5000, 7002, "tskdispatch.wakeup", I(7001), I(7001),
+	      "sleeper", I(0));
+	event(0, t + 8000, 0, "tskdispatch.ctxswitch", I(0), I(7001), I(0));
+}
+
 /*
  * What a timechart draws: 8 tasks of 6 processes taking turns on 2 CPUs
  * (context switches, idle), in and out of system calls, page faults,
@@ -1550,7 +1569,7 @@ static const struct trace_kind {
 	{ "nometa", make_nometa }, { "bench", make_bench },
 	{ "syscalls", make_syscalls }, { "idle", idle }, { "bigflush", bigflush }, { "sysnames", make_sysnames }, { "nameless", nameless }, { "calls", calls }, { "allcalls", allcalls }, { "strings", strings },
 	{ "latency", latency }, { "backwards", backwards },
-	{ "wakeups", wakeups },
+	{ "wakeups", wakeups }, { "wakeuptie", wakeup_tie },
 	{ "dbnames", dbnames }, { "longnames", longnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },
 	{ "lanes", lanes }, { "pairs", pairs },

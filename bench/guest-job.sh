@@ -19,16 +19,20 @@
 #   rate      the rate sweep: for each R of RATES, both CPUs run
 #             bench-loop -p R for half a second's worth of calls (R/2),
 #             once per tracer; RUN is R and LOOPS is R/2 in its lines
+#   cyclictest  (PREEMPT_RT kernels) cyclictest's timer threads on both
+#             CPUs for RT_SECONDS beside bench-loop -p RT_RATE on both;
+#             its lines: MODE CONFIG RUN P99_US MAX_US EVENTS_SEEN LOST
 #
-# Environment: RES, LOOP (bench-loop), LOOPS, RUNS, MODES, RATES, TRACERS, B2A
-# (lket-b2a), RUN_TRACED, and per mode the modules LKET_KO_<mode> and
+# Environment: RES, LOOP (bench-loop), LOOPS, RUNS, MODES, RATES,
+# RT_SECONDS, RT_RATE, TRACERS, B2A (lket-b2a), RUN_TRACED, LTTNG_MODULES
+# (or LTTNG_WHY: why there are none), and per mode the modules LKET_KO_<mode> and
 # STAP_KO_<mode> (empty when none could be built; LKET_WHY_<mode>,
 # STAP_WHY_<mode> say why); with LKETB_KO_<mode>, the tracer "lketb" too:
 # LKET built another way (bench/guest.sh's GUEST_LKET_B).
 set -u
 : "${RES:?}" "${LOOP:?}" "${LOOPS:=100000}" "${RUNS:=3}"
 : "${MODES:=syscall syscall2 kprobe}" "${RATES:=10000 30000 100000 300000}"
-: "${TRACERS:=none lket lketb stap ftrace perf bpftrace}"
+: "${TRACERS:=none lket lketb stap ftrace lttng perf bpftrace}"
 tmp=/tmp/bench
 mkdir -p "$tmp"
 out=$RES/results
@@ -42,6 +46,26 @@ say() { echo "$mode $*" >> "$out"; }
 # the loops' own time: the mean of what this run's loops wrote
 # %.0f: mawk's %d stops at 2^31 - 1 (a loop of 2.1 s)
 loop_ns() { awk '{ s += $2; n++ } END { printf "%.0f\n", n ? s / n : -1 }' "$tmp/ns"; }
+# cyclictest's histogram (a line a microsecond: its count on each CPU):
+# the 99th percentile of all CPUs' wake-ups and the largest, in us
+# (-1 -1 when it did not run)
+rt_latency() {
+	awk '/^[0-9]/ { for (i = 2; i <= NF; i++) { c[$1 + 0] += $i; n += $i } }
+	/^# Max Latencies:/ { for (i = 4; i <= NF; i++) if ($i + 0 > mx) mx = $i + 0 }
+	/^# Histogram Overflows:/ { for (i = 4; i <= NF; i++) n += $i }
+	END {
+		if (!n) { print "-1 -1"; exit }
+		for (b = 0; s < 0.99 * n && b <= 20000; b++) s += c[b]
+		# parenthesised: a bare ">" in printf'"'"'s arguments redirects
+		printf "%d %d\n", (s >= 0.99 * n ? b - 1 : mx), mx
+	}' "$tmp/cyclic" 2>/dev/null || echo "-1 -1"
+	rm -f "$tmp/cyclic"
+}
+# what a run measured, for its line: LOOPS LOOP_NS, or (cyclictest) the
+# p99 and largest wake-up latency
+figures() {
+	if [ "$mode" = cyclictest ]; then rt_latency; else echo "$LOOPS $(loop_ns)"; fi
+}
 
 # The workload of the mode, as one command (a script for two loops:
 # two.sh [bench-loop option...] COUNT).
@@ -59,8 +83,19 @@ workload() {
 	kprobe) echo "$LOOP -r -t $tmp/ns $LOOPS" ;;
 	wakeup) echo "$LOOP -w -t $tmp/ns $LOOPS" ;;
 	rate) echo "$tmp/two.sh -p $rate $LOOPS" ;;
+	cyclictest) echo "$tmp/rt.sh" ;;
 	esac
 }
+# cyclictest's timer threads (one a CPU, SCHED_FIFO 95, every ms) for
+# RT_SECONDS, beside the paced getppid load on both CPUs; the histogram
+# in $tmp/cyclic
+cat > "$tmp/rt.sh" <<EOF
+#!/bin/sh
+"$tmp/two.sh" -p ${RT_RATE:-20000} $((${RT_RATE:-20000} * ${RT_SECONDS:-20})) & l=\$!
+cyclictest -m -S -p 95 -i 1000 -D ${RT_SECONDS:-20} -q -h 20000 > "$tmp/cyclic" 2>&1
+wait \$l
+EOF
+chmod +x "$tmp/rt.sh"
 # the loop's calls in lket.out, and in trace-cmd's and bpftrace's text
 lket_pattern() {
 	case $mode in
@@ -74,19 +109,20 @@ module() { eval "echo \${${1}_KO_$mode:-}"; }
 run_none() {
 	rm -f "$tmp/ns"
 	$(workload)
-	say "none $1 $LOOPS $(loop_ns) 0 0"
+	say "none $1 $(figures) 0 0"
 }
 
 # LKET: the module built on the host, staprun in bulk mode (through
 # lket-run-traced: plain staprun -c loses the trace's tail); lket-b2a
 # reports what the transport lost.
 run_lket() { run_lket_module LKET lket "$1"; }
-run_lketb() { run_lket_module LKETB lketb "$1"; }
-run_lket_module() {	# VAR CONFIG RUN
-	set -- "$3" "$1" "$2"
+run_lketb() { run_lket_module LKETB lketb "$1" ${LKETB_ENV:-}; }
+run_lket_module() {	# VAR CONFIG RUN [NAME=VALUE...]
+	var=$1 config=$2 run=$3
+	shift 3
 	rm -rf "$tmp/lket" "$tmp/ns" && mkdir -p "$tmp/lket"
-	"$RUN_TRACED" -o "$tmp/lket/t" "$(module "$2")" -- $(workload) \
-		>> "$log" 2>&1 || { say "$3 $1 $LOOPS $(loop_ns) -1 -1"; return; }
+	env "$@" "$RUN_TRACED" -o "$tmp/lket/t" "$(module "$var")" -- $(workload) \
+		>> "$log" 2>&1 || { say "$config $run $(figures) -1 -1"; return; }
 	"$B2A" -o "$tmp/lket.out" "$tmp/lket/t" 2> "$tmp/b2a.err"
 	seen=$(grep -c "$(lket_pattern)" "$tmp/lket.out")
 	# flushes lost in transport, and records the module dropped (buffers
@@ -95,7 +131,7 @@ run_lket_module() {	# VAR CONFIG RUN
 		-e 's/.* \([0-9][0-9]*\) records dropped by the tracer$/\1/p' "$tmp/b2a.err" |
 		awk '{ s += $1 } END { print s + 0 }')
 	cat "$tmp/b2a.err" >> "$log"
-	say "$3 $1 $LOOPS $(loop_ns) $seen $lost"
+	say "$config $run $(figures) $seen $lost"
 	rm -rf "$tmp/lket" "$tmp/lket.out"
 }
 
@@ -103,8 +139,8 @@ run_lket_module() {	# VAR CONFIG RUN
 run_stap() {
 	rm -rf "$tmp/stap" "$tmp/ns" && mkdir -p "$tmp/stap"
 	"$RUN_TRACED" -o "$tmp/stap/t" "$(module STAP)" -- $(workload) \
-		>> "$log" 2>&1 || { say "stap $1 $LOOPS $(loop_ns) -1 -1"; return; }
-	say "stap $1 $LOOPS $(loop_ns) -1 0"
+		>> "$log" 2>&1 || { say "stap $1 $(figures) -1 -1"; return; }
+	say "stap $1 $(figures) -1 0"
 	rm -rf "$tmp/stap"
 }
 
@@ -130,14 +166,14 @@ run_ftrace() {
 	rm -f "$tmp/trace.dat" "$tmp/ns"
 	trace-cmd record $(ftrace_events) -o "$tmp/trace.dat" \
 		-c -F $(workload) > "$tmp/tc.log" 2>&1 || {
-		cat "$tmp/tc.log" >> "$log"; say "ftrace $1 $LOOPS $(loop_ns) -1 -1"; return; }
+		cat "$tmp/tc.log" >> "$log"; say "ftrace $1 $(figures) -1 -1"; return; }
 	lost=$(awk '/^overrun:|^dropped events:/ { s += $NF } END { print s + 0 }' "$tmp/tc.log")
 	case $mode in
 	kprobe) seen=$(trace-cmd report -i "$tmp/trace.dat" 2>/dev/null | grep -c 'bench-loop.*lket_read') ;;
 	wakeup) seen=$(trace-cmd report -i "$tmp/trace.dat" 2>/dev/null | grep -c 'bench-loop.* sched_waking: *comm=bench-loop ') ;;
 	*) seen=$(trace-cmd report -i "$tmp/trace.dat" 2>/dev/null | grep -c 'NR 110 ') ;;
 	esac
-	say "ftrace $1 $LOOPS $(loop_ns) $seen $lost"
+	say "ftrace $1 $(figures) $seen $lost"
 	rm -f "$tmp/trace.dat"
 }
 
@@ -149,11 +185,11 @@ run_perf() {
 	*) ev="-e raw_syscalls:sys_enter -e raw_syscalls:sys_exit" ;;
 	esac
 	perf record -q -o "$tmp/perf.data" $ev -- $(workload) \
-		>> "$log" 2>&1 || { say "perf $1 $LOOPS $(loop_ns) -1 -1"; return; }
+		>> "$log" 2>&1 || { say "perf $1 $(figures) -1 -1"; return; }
 	perf report -i "$tmp/perf.data" --stats > "$tmp/stats" 2>/dev/null
 	seen=$(awk '/^ *SAMPLE events:/ { print $3; exit }' "$tmp/stats")
 	lost=$(awk '/^ *LOST_SAMPLES events:/ { s += $3 } END { print s + 0 }' "$tmp/stats")
-	say "perf $1 $LOOPS $(loop_ns) ${seen:--1} $lost"
+	say "perf $1 $(figures) ${seen:--1} $lost"
 	rm -f "$tmp/perf.data"
 }
 
@@ -185,15 +221,67 @@ tracepoint:raw_syscalls:sys_exit /pid == cpid/ {
 	# bpftrace loses most of the events of this loop
 	BPFTRACE_PERF_RB_PAGES=${BPFTRACE_PERF_RB_PAGES:-4096} bpftrace \
 		-o "$tmp/bt.txt" -c "$(workload)" -e "$prog" 2> "$tmp/bt.err" || {
-		cat "$tmp/bt.err" >> "$log"; say "bpftrace $1 $LOOPS $(loop_ns) -1 -1"; return; }
+		cat "$tmp/bt.err" >> "$log"; say "bpftrace $1 $(figures) -1 -1"; return; }
 	lost=$(sed -n 's/.*Lost \([0-9][0-9]*\) events.*/\1/p' "$tmp/bt.err" "$tmp/bt.txt" | awk '{ s += $1 } END { print s + 0 }')
 	case $mode in
 	kprobe) seen=$(grep -c ' entry [0-9]* [0-9]* 1$\| return 1$' "$tmp/bt.txt") ;;
 	wakeup) seen=$(grep -c ' waking [0-9]* [0-9]* bench-loop ' "$tmp/bt.txt") ;;
 	*) seen=$(grep -c ' entry 110$\| return 110 ' "$tmp/bt.txt") ;;
 	esac
-	say "bpftrace $1 $LOOPS $(loop_ns) $seen $lost"
+	say "bpftrace $1 $(figures) $seen $lost"
 	rm -f "$tmp/bt.txt"
+}
+
+# LTTng: lttng-sessiond, started once a boot with the modules
+# bench/lttng-modules.sh built for this kernel ($LTTNG_MODULES); a
+# session per run, with the events of the mode in one kernel channel of 8
+# sub-buffers of 256 KiB a CPU (2 MiB: ftrace's buffer is 1.4 MiB); the
+# events the tracer discarded (buffers full) are the lost, as babeltrace2
+# reports them.
+lttng_start() {
+	[ -n "${LTTNG_MODULES:-}" ] && [ -d "$LTTNG_MODULES" ] ||
+		{ echo "${LTTNG_WHY:-no LTTng modules were built}"; return 1; }
+	command -v lttng-sessiond >/dev/null || { echo "no lttng-sessiond (lttng-tools)"; return 1; }
+	d=/lib/modules/$(uname -r)/extra/lttng
+	mkdir -p "$d" && cp "$LTTNG_MODULES"/*.ko "$d"/ && depmod -a ||
+		{ echo "the modules could not be installed"; return 1; }
+	lttng-sessiond --daemonize >> "$log" 2>&1 ||
+		{ echo "lttng-sessiond did not start"; return 1; }
+	lttng list --kernel > "$tmp/lttng-list" 2>> "$log" &&
+		grep -q sched_switch "$tmp/lttng-list" ||
+		{ echo "lttng-sessiond has no kernel tracer (lttng list --kernel)"; return 1; }
+}
+lttng_events() {
+	case $mode in
+	kprobe) echo "--function=__x64_sys_read lket_read" ;;
+	wakeup) echo "sched_waking,sched_wakeup_new,sched_migrate_task" ;;
+	*) echo "--syscall --all" ;;
+	esac
+}
+run_lttng() {
+	rm -rf "$tmp/lttng" "$tmp/ns"
+	{ lttng create bench --output="$tmp/lttng" &&
+	  lttng enable-channel --kernel --subbuf-size=256k --num-subbuf=8 c &&
+	  lttng add-context --kernel --channel=c -t tid &&
+	  lttng enable-event --kernel --channel=c $(lttng_events) &&
+	  lttng start; } >> "$log" 2>&1 || {
+		lttng destroy bench >> "$log" 2>&1; say "lttng $1 $(figures) -1 -1"; return; }
+	$(workload)
+	lttng stop >> "$log" 2>&1
+	lttng destroy >> "$log" 2>&1
+	babeltrace2 "$tmp/lttng" > "$tmp/lttng.txt" 2> "$tmp/lttng.err"
+	lost=$(sed -n 's/.*Tracer discarded \([0-9][0-9]*\) event.*/\1/p' "$tmp/lttng.err" |
+		awk '{ s += $1 } END { print s + 0 }')
+	# the loop's events: its thread's (the tid with the most of them)
+	case $mode in
+	kprobe) seen=$(grep ' lket_read_\(entry\|exit\): ' "$tmp/lttng.txt" |
+		sed -n 's/.* tid = \([0-9]*\) .*/\1/p' | sort | uniq -c | sort -rn |
+		awk 'NR == 1 { print $1 }') ;;
+	wakeup) seen=$(grep -c ' sched_waking: .*comm = "bench-loop"' "$tmp/lttng.txt") ;;
+	*) seen=$(grep -c ' syscall_\(entry\|exit\)_getppid: ' "$tmp/lttng.txt") ;;
+	esac
+	say "lttng $1 $(figures) ${seen:--1} $lost"
+	rm -rf "$tmp/lttng" "$tmp/lttng.txt"
 }
 
 # Which tracers can run in a mode: bpftrace's pid == cpid cannot follow
@@ -207,11 +295,16 @@ usable() {
 		{ say "stap skip $(eval "echo \${STAP_WHY_$mode:-no module was built}")"; return 1; } ;;
 	ftrace) command -v trace-cmd >/dev/null || { say "ftrace skip no trace-cmd"; return 1; } ;;
 	perf) command -v perf >/dev/null || { say "perf skip no perf"; return 1; } ;;
+	lttng) [ -z "$lttng_why" ] || { say "lttng skip $lttng_why"; return 1; } ;;
 	bpftrace) command -v bpftrace >/dev/null || { say "bpftrace skip no bpftrace"; return 1; }
-		case $mode in syscall2|rate) say "bpftrace skip pid == cpid follows one process"; return 1 ;; esac ;;
+		case $mode in syscall2|rate|cyclictest) say "bpftrace skip pid == cpid follows one process"; return 1 ;; esac ;;
 	esac
 }
 
+lttng_why=
+case " $TRACERS " in
+*" lttng "*) lttng_why=$(lttng_start) || : ;;
+esac
 for mode in $MODES; do
 	if [ "$mode" = kprobe ]; then
 		kprobe_events 2>> "$log" || echo "guest: kprobe events could not be made" >&2
@@ -220,11 +313,12 @@ for mode in $MODES; do
 	for c in $TRACERS; do
 		usable && active="$active $c"
 	done
-	# a warm-up: page cache, first-use costs of each tool
+	# a warm-up: page cache, first-use costs of each tool (cyclictest:
+	# the loads' own)
 	rm -f "$tmp/ns"
 	all_loops=$LOOPS rate=${RATES%% *}
 	[ "$mode" = rate ] && LOOPS=$((rate / 2))
-	$(workload)
+	[ "$mode" = cyclictest ] || $(workload)
 	if [ "$mode" = rate ]; then
 		for rate in $RATES; do
 			LOOPS=$((rate / 2))

@@ -1,6 +1,6 @@
 #!/bin/sh
 # make bench, part 3: what tracing costs the traced system.  In one boot of
-# the qemu guest (tests/vm/lket-vm, Debian's 6.1 kernel), each workload runs
+# the qemu guest (tests/vm/lket-vm) per kernel, each workload runs
 # untraced and under each tracer, alternating, RUNS times
 # (bench/guest-job.sh):
 #   syscall   `bench-loop L`: L getppid calls, 2 L raw_syscalls events
@@ -32,14 +32,31 @@
 #   ftrace    trace-cmd record -e raw_syscalls -F (kprobe: -e kprobes:...)
 #   perf      perf record -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit
 #   bpftrace  the same probes, printf of the fields LKET writes
+#   lttng     LTTng's kernel tracer: lttng-sessiond, a session per run,
+#             --syscall --all (kprobe: --function=__x64_sys_read; wakeup:
+#             the three sched events), with the modules of
+#             bench/lttng-modules.sh
 # and reports, per mode and tracer, the median extra ns per event over the
-# untraced loop, the ratio to the untraced loop and the events lost.  The
-# guest runs under software emulation (TCG) unless KVM works: only ratios
-# mean anything, never the absolute times.
+# untraced loop, the ratio to the untraced loop and the events lost.  On a
+# PREEMPT_RT kernel one more mode:
+#   cyclictest  cyclictest (rt-tests) on both CPUs for GUEST_RT_SECONDS
+#             while a paced getppid load runs on both, untraced and
+#             recorded by each tracer: the p99 and the largest wake-up
+#             latency of the timer threads, what a real-time user asks of
+#             a tracer first
+# The guest runs under software emulation (TCG) unless KVM works: only
+# ratios mean anything, never the absolute times.
+#
+# One boot, and one table a mode, per kernel of GUEST_KERNELS (default:
+# every target make check tests, tools/lket-target --list); a kernel of
+# another Debian suite in BUILD/targets/REL with its build root in
+# BUILD/roots, as make check has them (tests/prepare-targets).
 #
 #   bench/guest.sh BUILD    GUEST_LOOPS=50000 GUEST_RUNS=3 BENCH_DIR=...
+#                           GUEST_KERNELS="REL ..."
 #                           GUEST_MODES="syscall syscall2 kprobe wakeup rate"
 #                           GUEST_RATES="10000 30000 100000 300000"
+#                           GUEST_RT_SECONDS=20 GUEST_RT_RATE=20000
 #                           GUEST_LKET_B="-DOPTION ...": LKET built
 #                           with these stap options too, run beside the
 #                           other tracers as "lketb" (to compare builds)
@@ -47,18 +64,19 @@
 #                           another checkout's tools/lket-stap, in its
 #                           own build folder (to compare versions in one
 #                           boot: git worktree add DIR REV; make -C DIR)
+#                           GUEST_LKET_B_ENV="NAME=VALUE ...": "lketb"
+#                           run with these in lket-run-traced's
+#                           environment (LKET_PIN_READERS=1: stapio's
+#                           readers pinned to their CPUs)
 #                           GUEST_TRACERS="none lket lketb stap ...":
 #                           only these (default: all of them)
 #
-# LTTng: lttng-modules-dkms 2.13.9 of Debian 12 does not build against
-# the guest's 6.1 kernel (conflicting types for trace_hrtimer_start), so it
-# is not here.
 # LKET_SKIP_GUEST=1 skips this part (exit 77).
 set -eu
 build=$(cd "${1:?usage: guest.sh BUILD}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-dir=${BENCH_DIR:-$build/bench}/guest
+bench=${BENCH_DIR:-$build/bench}
 loops=${GUEST_LOOPS:-50000}
 runs=${GUEST_RUNS:-3}
 note() { echo "guest-bench: $*" >&2; }
@@ -68,14 +86,10 @@ if [ "${LKET_SKIP_GUEST:-}" = 1 ]; then
 	exit 77
 fi
 "$top/tools/install-deps" bench || { note "the peers could not be installed"; exit 1; }
-
-rm -rf "$dir/res"
-mkdir -p "$dir/res"
-dir=$(cd "$dir" && pwd)
-
 [ -x "$build/bench-loop" ] ||
 	{ note "$build/bench-loop is missing: make bench builds it"; exit 1; }
-modes=${GUEST_MODES:-syscall syscall2 kprobe wakeup rate}
+default_rel=$("$top/tools/lket-target")
+kernels=${GUEST_KERNELS:-$("$top/tools/lket-target" --list)}
 rates=${GUEST_RATES:-10000 30000 100000 300000}
 
 # ---- the modules, built on the host for the guest kernel: LKET's hooks
@@ -102,10 +116,38 @@ build_module() { # NAME SCRIPT [STAP OPTION...]: prints the .ko or nothing
 		note "$name did not build (see $dir/$name.log)"
 	fi
 }
+
+# bench_kernel REL: one boot of REL, its tables in $bench/guest-REL.txt
+bench_kernel() {
+rel=$1
+kb=$build
+if [ "$rel" != "$default_rel" ]; then
+	# the kernel's build folder and root, as make check prepares them,
+	# with the peers in the root of another suite
+	kb=$build/targets/$rel
+	"$top/tests/prepare-targets" "$build" "$rel" >&2 ||
+		{ note "$rel: tests/prepare-targets failed"; return 1; }
+	if [ -n "$(LKET_ROOTDIR=$build/roots "$top/tools/lket-buildenv" --release "$rel" \
+		--builddir "$kb" --print-root)" ]; then
+		LKET_ROOTDIR=$build/roots "$top/tools/lket-buildenv" --release "$rel" \
+			--builddir "$kb" --exec "$top/tools/install-deps" bench >&2 ||
+			{ note "$rel: the peers could not be installed in its build root"; return 1; }
+	fi
+fi
+export LKET_KERNEL_RELEASE=$rel LKET_BUILDDIR=$kb LKET_ROOTDIR=$build/roots
+export SYSTEMTAP_DIR=$kb/stap-cache
+dir=$bench/guest/$rel
+rm -rf "$dir/res"
+mkdir -p "$dir/res"
+dir=$(cd "$dir" && pwd)
+modes=${GUEST_MODES:-syscall syscall2 kprobe wakeup rate}
+lketb=${GUEST_LKET_B:-}${GUEST_LKET_B_TREE:-}${GUEST_LKET_B_ENV:-}
+case $rel in *-rt-amd64) modes="$modes cyclictest" ;; esac
+
 env_modules=
 for mode in $modes; do
 	case $mode in
-	syscall|syscall2|rate)
+	syscall|syscall2|rate|cyclictest)
 		lket='probe addevent.syscall {}'
 		floor='probe kernel.trace("raw_syscalls:sys_enter"), kernel.trace("raw_syscalls:sys_exit") {}' ;;
 	kprobe)
@@ -117,14 +159,13 @@ for mode in $modes; do
 	*) note "unknown mode $mode"; exit 2 ;;
 	esac
 	tag=$(echo "$lket" | md5sum | cut -c 1-8)
-	note "$mode: building the modules for the guest kernel"
+	note "$rel: $mode: building the modules for the guest kernel"
 	build_module "lket_$tag" "$lket" > /dev/null
 	build_module "floor_$tag" "$floor" -u > /dev/null
 	# shellcheck disable=SC2086
-	[ -z "${GUEST_LKET_B:-}${GUEST_LKET_B_TREE:-}" ] ||
-		build_module "lketb_$tag" "$lket" ${GUEST_LKET_B:-} > /dev/null
+	[ -z "$lketb" ] || build_module "lketb_$tag" "$lket" ${GUEST_LKET_B:-} > /dev/null
 	for m in lket floor lketb; do
-		[ $m != lketb ] || [ -n "${GUEST_LKET_B:-}${GUEST_LKET_B_TREE:-}" ] || continue
+		[ $m != lketb ] || [ -n "$lketb" ] || continue
 		var=LKET; [ $m = floor ] && var=STAP; [ $m = lketb ] && var=LKETB
 		if [ -f "$dir/${m}_$tag.ko" ]; then
 			env_modules="$env_modules --env ${var}_KO_$mode=$dir/${m}_$tag.ko"
@@ -133,25 +174,35 @@ for mode in $modes; do
 		fi
 	done
 done
+# LTTng's modules for this kernel (its Debian suite's lttng-modules)
+lttng_env="--env LTTNG_WHY=its_modules_did_not_build_(bench/lttng-modules.sh)"
+if lttng_mods=$("$here/lttng-modules.sh" "$kb" "$rel"); then
+	lttng_env="--env LTTNG_MODULES=$lttng_mods"
+fi
 
 t0=$(date +%s)
 # a thread per emulated CPU: the loop's CPU is not shared with the
 # tracer's consumer on the other one; every CPU feature QEMU emulates,
 # as the figures in bench/README had (tests' guests have a plainer CPU)
+# shellcheck disable=SC2086
 LKET_VM_CPU=${LKET_VM_CPU:-max} "$top/tests/vm/lket-vm" run --results "$dir/res" --tcg-threads multi \
-	--timeout "${GUEST_TIMEOUT:-1500}" \
+	--timeout "${GUEST_TIMEOUT:-1800}" \
 	--env RES="$dir/res" --env LOOP="${BENCH_LOOP:-$build/bench-loop}" \
 	--env LOOPS="$loops" --env RUNS="$runs" --env MODES="$modes" \
-	--env RATES="$rates" $env_modules \
+	--env RATES="$rates" --env RT_SECONDS="${GUEST_RT_SECONDS:-20}" \
+	--env RT_RATE="${GUEST_RT_RATE:-20000}" $env_modules $lttng_env \
+	${GUEST_LKET_B_ENV:+--env LKETB_ENV="$GUEST_LKET_B_ENV"} \
 	${GUEST_TRACERS:+--env TRACERS="$GUEST_TRACERS"} \
-	--env B2A="$build/lket-b2a" --env RUN_TRACED="$top/tools/lket-run-traced" \
-	--script "$here/guest-job.sh" || note "the guest job exited $?"
+	--env B2A="$kb/lket-b2a" --env RUN_TRACED="$top/tools/lket-run-traced" \
+	--script "$here/guest-job.sh" || note "$rel: the guest job exited $?"
 t1=$(date +%s)
-[ -s "$dir/res/results" ] || { note "no results came back"; exit 1; }
-accel=$(cat "$build/vm/accel-$("$top/tools/lket-target")" 2>/dev/null ||
-	echo "?")
+[ -s "$dir/res/results" ] || { note "$rel: no results came back"; return 1; }
+accel=$(cat "$kb/vm/accel-$rel" 2>/dev/null || echo "?")
+report > "$bench/guest-$rel.txt"
+}
 
-{
+# report: the tables of one kernel's boot, from $dir/res/results
+report() {
 echo "tracing cost in the guest: bench-loop $loops, $((2 * loops)) events a loop, medians of $runs alternating runs"
 echo "guest: $(cat "$dir/res/guest-info" 2>/dev/null), accelerator $accel; host $(nproc) x $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1); $(date -u '+%Y-%m-%d %H:%M UTC'); one boot, $((t1 - t0)) s"
 for mode in $modes; do
@@ -191,6 +242,41 @@ END {
 }' "$dir/res/results"
 continue
 fi
+if [ "$mode" = cyclictest ]; then
+echo "cyclictest: cyclictest -m -S -p 95 -i 1000 on both CPUs for ${GUEST_RT_SECONDS:-20} s,"
+echo "beside a getppid load of ${GUEST_RT_RATE:-20000} calls a second on each CPU"
+echo "(bench-loop -p), untraced and recorded by each tracer; wake-up latency"
+echo "of the timer threads in us, the medians of the runs' figures"
+echo
+awk '
+$1 != "cyclictest" { next }
+$3 == "skip" { skip[$2] = $0; order[++no] = $2; next }
+{ if (!($2 in n)) order[++no] = $2
+  n[$2]++; p99[$2, n[$2]] = $4; mx[$2, n[$2]] = $5; ov[$2, n[$2]] = $6; lost[$2, n[$2]] = $7 }
+function med(c, arr,    i, j, k, v, t) {
+	k = n[c]
+	for (i = 1; i <= k; i++) v[i] = arr[c, i]
+	for (i = 2; i <= k; i++) for (j = i; j > 1 && v[j] < v[j - 1]; j--) {
+		t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+	return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
+}
+END {
+	b99 = med("none", p99); bmx = med("none", mx)
+	printf "| %-9s | %10s | %10s | %12s | %12s | %10s |\n",
+		"tracer", "p99 us", "max us", "p99 x none", "max x none", "lost (max)"
+	printf "|-----------|------------|------------|--------------|--------------|------------|\n"
+	for (o = 1; o <= no; o++) {
+		c = order[o]
+		if (c in skip) { printf "| %-9s | not run: %s |\n", c, substr(skip[c], length("cyclictest") + length(c) + 8); continue }
+		m = 0; for (i = 1; i <= n[c]; i++) if (lost[c, i] > m) m = lost[c, i]
+		# parenthesised: a bare ">" in printf'"'"'s arguments redirects
+		printf "| %-9s | %10d | %10d | %11.2fx | %11.2fx | %10d |\n", c,
+			med(c, p99), med(c, mx), (b99 > 0 ? med(c, p99) / b99 : 0),
+			(bmx > 0 ? med(c, mx) / bmx : 0), m
+	}
+}' "$dir/res/results"
+continue
+fi
 case $mode in
 syscall) echo "syscall: getppid loop on one CPU, raw_syscalls tracepoints (LKET: addevent.syscall)" ;;
 syscall2) echo "syscall2: the getppid loop on both CPUs at once (loop ms: the mean of the two)" ;;
@@ -214,19 +300,23 @@ function med(c, arr,    i, j, k, v, t) {
 }
 END {
 	base = med("none", ns)
-	printf "| %-9s | %12s | %10s | %14s | %11s | %12s | %10s |\n",
+	printf "| %-9s | %12s | %10s | %14s | %11s | %11s | %11s | %12s | %10s |\n",
 		"tracer", "loop ms", "x untraced", "+ns per event", "x LKET cost",
-		"events seen", "lost (max)"
-	printf "|-----------|--------------|------------|----------------|-------------|--------------|------------|\n"
+		"x ftrace", "x LTTng", "events seen", "lost (max)"
+	printf "|-----------|--------------|------------|----------------|-------------|-------------|-------------|--------------|------------|\n"
 	lk = ("lket" in n) ? (med("lket", ns) - base) / ev : 0
+	ft = ("ftrace" in n) ? (med("ftrace", ns) - base) / ev : 0
+	lt = ("lttng" in n) ? (med("lttng", ns) - base) / ev : 0
 	for (o = 1; o <= no; o++) {
 		c = order[o]
 		if (c in skip) { printf "| %-9s | not run: %s |\n", c, substr(skip[c], length(mode) + length(c) + 8); continue }
 		m = med(c, ns); extra = (m - base) / ev
 		mx = 0; for (i = 1; i <= n[c]; i++) if (lost[c, i] > mx) mx = lost[c, i]
-		printf "| %-9s | %12.1f | %9.2fx | %14.0f | %11s | %12s | %10d |\n",
+		printf "| %-9s | %12.1f | %9.2fx | %14.0f | %11s | %11s | %11s | %12s | %10d |\n",
 			c, m / 1e6, m / base, extra,
 			c == "none" ? "-" : (lk > 0 ? sprintf("%.2fx", extra / lk) : "n/a"),
+			c == "none" ? "-" : (ft > 0 ? sprintf("%.2fx", extra / ft) : "n/a"),
+			c == "none" ? "-" : (lt > 0 ? sprintf("%.2fx", extra / lt) : "n/a"),
 			c == "none" ? "-" : (med(c, seen) < 0 ? "n/a" : sprintf("%d/%d", med(c, seen), want)), mx
 	}
 }' "$dir/res/results"
@@ -234,8 +324,18 @@ done
 echo
 echo "loop ms: the loop alone (CLOCK_MONOTONIC in bench-loop), median.  +ns per"
 echo "event: (traced - untraced) / events of a loop, under emulation: compare,"
-echo "do not quote.  x LKET cost: the tracer's extra time over LKET's.  events"
-echo "seen: what the tracer recorded of the loop's events (perf: every sample;"
-echo "stap records nothing)."
+echo "do not quote.  x LKET cost, x ftrace, x LTTng: the tracer's extra time"
+echo "over LKET's, ftrace's, LTTng's.  events seen: what the tracer recorded of the"
+echo "loop's events (perf: every sample; stap records nothing)."
 echo "raw runs: $dir/res/results; guest log: $dir/res/guest.log"
-} | tee "$dir/../guest.txt"
+}
+
+mkdir -p "$bench"
+: > "$bench/guest-failed"
+for rel in $kernels; do
+	rm -f "$bench/guest-$rel.txt"
+	( bench_kernel "$rel" ) || echo "$rel" >> "$bench/guest-failed"
+	[ ! -f "$bench/guest-$rel.txt" ] || cat "$bench/guest-$rel.txt"
+	echo
+done | tee "$bench/guest.txt"
+[ ! -s "$bench/guest-failed" ] || { note "failed: $(cat "$bench/guest-failed")"; exit 1; }

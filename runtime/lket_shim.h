@@ -589,27 +589,25 @@ static void lket_frame_user_data(struct lket_open_record *rec, size_t user_len,
  */
 static void lket_frame_record_end(struct lket_open_record *rec)
 {
+	char *end = _stp_print_end();
 	size_t user_len = 0, room;
 	unsigned long flags;
-	char *end;
 
+	if (rec->user && end > rec->user)
+		user_len = end - rec->user;
+	/* nothing printed (most hooks' case): the record is whole already */
+	if (!user_len)
+		return;
 	local_irq_save(flags);
-	end = _stp_reserve_bytes(1);
-	if (end) {
-		_stp_unreserve_bytes(1);
-		if (rec->user && end > rec->user)
-			user_len = end - rec->user;
-	}
 	if (!rec->head) {
-		if (user_len)
-			_stp_unreserve_bytes(user_len);
+		_stp_unreserve_bytes(user_len);
 	} else if (_stp_frame_tail(&room) != (char *)rec->head + rec->size) {
 		/*
 		 * A flush of the print buffer closed the frame: the probe body
 		 * printed more than the buffer holds
 		 */
 		atomic_inc(&lket_nr_split);
-	} else if (user_len) {
+	} else {
 		lket_frame_user_data(rec, user_len, room);
 	}
 	local_irq_restore(flags);
@@ -946,9 +944,10 @@ static char *lket_record_reserve_at(unsigned int group, unsigned int hook,
 	 * without a print buffer (onlined after start) still writes the
 	 * record; only what the body prints is lost.
 	 */
-	rec->user = _stp_reserve_bytes(1);
-	if (rec->user)
-		_stp_unreserve_bytes(1);
+	/* where the probe body's prints will start: read, not reserved (a
+	 * record whose body prints nothing, most hooks', makes no print
+	 * buffer call at either end; runtime patch 96) */
+	rec->user = _stp_print_end();
 	head = (struct lket_record_head *)lket_frame_reserve(size, ns);
 	rec->size = size;
 	rec->head = head;

@@ -61,7 +61,50 @@ static const struct event events[] = {
 #undef LKET_EVENT
 };
 
+/* Fields whose writer looks the string up itself (LKET_LOOKUP). */
+struct lookup {
+	const char *upper;
+	const char *field;
+	const char *from;
+	const char *c_function;
+};
+
+static const struct lookup lookups[] = {
+#define LKET_GROUP(...)
+#define LKET_EVENT(...)
+#define LKET_LOOKUP(NAME, field, from, fn) { #NAME, field, from, #fn },
+#include "../runtime/lket_events.def"
+#undef LKET_GROUP
+#undef LKET_EVENT
+#undef LKET_LOOKUP
+};
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The lookup of event e's field name, or NULL. */
+static const struct lookup *lookup_of(const struct event *e, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lookups); i++)
+		if (!strcmp(lookups[i].upper, e->upper) &&
+		    !strcmp(lookups[i].field, name))
+			return &lookups[i];
+	return NULL;
+}
+
+/*
+ * The C expression of event e's field name in its writer: the writer's
+ * argument, or the name it looked up (lket_f_NAME).
+ */
+static const char *field_expr(const struct event *e, const char *name)
+{
+	static char buf[128];
+
+	snprintf(buf, sizeof(buf), lookup_of(e, name) ? "lket_f_%s" :
+		 "STAP_ARG_f_%s", name);
+	return buf;
+}
 
 /* Copy the n-th ':'-separated token of list into buf; 0 if there is none. */
 static int token(const char *list, int n, char *buf, size_t size)
@@ -190,27 +233,47 @@ static const char *c_type(int size)
  * their NUL, as %0s did.  Parameters are prefixed because field names
  * such as "return" are stap keywords.  The alias that calls it closes the
  * record (total_size) after the user's probe body, so that printf()s
- * there land in the same record as user-appended data.
+ * there land in the same record as user-appended data.  A hook's writer
+ * (PROBE) is its gate too: it writes nothing and returns 1 when hooks
+ * must write nothing (lket_skip()), and its alias then skips the body.
  */
+/* A hook's gate, in its writer (a call less a record): 1, nothing written. */
+static void writer_gate(const struct event *e)
+{
+	if (e->kind == PROBE)
+		printf("\tif (lket_skip())\n\t\tSTAP_RETURN(1);\n");
+}
+
 static void stp_writer(const struct event *e)
 {
 	char type[32], name[64];
+	const struct lookup *l;
 	int i, fixed = 0;
 
-	printf("\nfunction _lket_write_%s(", e->upper);
+	printf("\nfunction _lket_write_%s%s(", e->upper,
+	       e->kind == PROBE ? ":long" : "");
 	for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
 		token(e->fmt, i, type, sizeof(type));
-		printf("%sf_%s:%s", i ? ", " : "", name,
-		       is_string(type) ? "string" : "long");
+		l = lookup_of(e, name);
+		printf("%sf_%s:%s", i ? ", " : "", l ? l->from : name,
+		       is_string(type) && !l ? "string" : "long");
 	}
-	printf(")\n%%{ /* unmodified-fnargs */\n#if LKET_ASCII_TRACE\n");
+	printf(")\n%%{ /* unmodified-fnargs */\n");
+	for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
+		l = lookup_of(e, name);
+		if (l)
+			printf("\tconst char *lket_f_%s = %s(STAP_ARG_f_%s);\n",
+			       name, l->c_function, l->from);
+	}
+	printf("#if LKET_ASCII_TRACE\n");
+	writer_gate(e);
 	printf("\tlket_ascii_record_begin(%d, %d);\n", e->group, e->hook);
 	/* strings escaped: a newline in a file name must not forge a line */
 	for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
 		token(e->fmt, i, type, sizeof(type));
 		if (is_string(type))
-			printf("\tlket_ascii_field(\"%s\", STAP_ARG_f_%s);\n",
-			       name, name);
+			printf("\tlket_ascii_field(\"%s\", %s);\n",
+			       name, field_expr(e, name));
 		else
 			printf("\t_stp_printf(\" %s=%%lld\", (long long)STAP_ARG_f_%s);\n",
 			       name, name);
@@ -219,12 +282,14 @@ static void stp_writer(const struct event *e)
 	for (i = 0; token(e->fmt, i, type, sizeof(type)); i++) {
 		token(e->names, i, name, sizeof(name));
 		if (is_string(type))
-			printf("\tsize_t lket_len_%d = strlen(STAP_ARG_f_%s) + 1;\n",
-			       i, name);
+			printf("\tsize_t lket_len_%d = strlen(%s) + 1;\n",
+			       i, field_expr(e, name));
 		else
 			fixed += field_size(type);
 	}
-	printf("\tchar *lket_p = lket_record_reserve(%d, %d, %d", e->group,
+	printf("\tchar *lket_p;\n\n");
+	writer_gate(e);
+	printf("\tlket_p = lket_record_reserve(%d, %d, %d", e->group,
 	       e->hook, fixed);
 	for (i = 0; token(e->fmt, i, type, sizeof(type)); i++)
 		if (is_string(type))
@@ -235,8 +300,8 @@ static void stp_writer(const struct event *e)
 
 		token(e->names, i, name, sizeof(name));
 		if (is_string(type))
-			printf("\t\tlket_p = lket_put(lket_p, STAP_ARG_f_%s, lket_len_%d);\n",
-			       name, i);
+			printf("\t\tlket_p = lket_put(lket_p, %s, lket_len_%d);\n",
+			       field_expr(e, name), i);
 		else
 			printf("\t\t{\n\t\t\t%s v = (%s)STAP_ARG_f_%s;\n\n"
 			       "\t\t\tlket_p = lket_put(lket_p, &v, %d);\n\t\t}\n",
@@ -412,6 +477,26 @@ static int gen_fields(void)
 	return 0;
 }
 
+/*
+ * lket-gencat locals: "addevent.NAME field from", a line a lookup: the
+ * hook's probe sets the local "from" (documented with the fields), its
+ * writer looks field up from it.
+ */
+static int gen_locals(void)
+{
+	const struct event *e;
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(lookups); i++)
+		for (j = 0; j < ARRAY_SIZE(events); j++) {
+			e = &events[j];
+			if (!strcmp(e->upper, lookups[i].upper))
+				printf("addevent.%s %s %s\n", e->name,
+				       lookups[i].field, lookups[i].from);
+		}
+	return 0;
+}
+
 /* ---- lket-gencat aliases: tapset/lket_aliases.stp ---- */
 
 /*
@@ -578,7 +663,7 @@ static void gen_group_alias(const char *node, const struct group *g)
 
 /*
  * A hook's public alias, in two steps: the hand-written __lket_<name>
- * has set one local per field; the gate and the writer open the record
+ * has set one local per field; the writer, the gate too, opens the record
  * before the user's probe body, the public alias closes it after (so
  * that user-appended data lands in the record).
  */
@@ -594,12 +679,15 @@ static void gen_hook_alias(const struct event *e)
 		col = put_item(col, 0, item, " * ", 3);
 	}
 	printf(" */\nprobe __lket_rec.%s = __lket_%s\n{\n", e->name, e->name);
-	printf("\tif (_lket_skip())\n\t\tnext\n");
-	col = printf("\t_lket_write_%s(", e->upper) + 7;
-	for (i = 0; token(e->names, i, name, sizeof(name)); i++)
-		col = put_item(col, !i, strcmp(name, "return") ? name : "retval",
+	col = printf("\tif (_lket_write_%s(", e->upper) + 7;
+	for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
+		const struct lookup *l = lookup_of(e, name);
+
+		col = put_item(col, !i, l ? l->from :
+			       strcmp(name, "return") ? name : "retval",
 			       "\t\t", 16);
-	printf(")\n}\n\nprobe addevent.%s += __lket_rec.%s\n{\n"
+	}
+	printf("))\n\t\tnext\n}\n\nprobe addevent.%s += __lket_rec.%s\n{\n"
 	       "\t_lket_record_end()\n}\n", e->name, e->name);
 }
 
@@ -675,8 +763,10 @@ int main(int argc, char **argv)
 		return gen_fields();
 	if (argc == 2 && !strcmp(argv[1], "groups"))
 		return gen_groups();
+	if (argc == 2 && !strcmp(argv[1], "locals"))
+		return gen_locals();
 	if (argc == 2 && !strcmp(argv[1], "aliases"))
 		return gen_aliases();
-	fprintf(stderr, "usage: lket-gencat stp [FILE...] | aliases | man | probes | fields | groups\n");
+	fprintf(stderr, "usage: lket-gencat stp [FILE...] | aliases | man | probes | fields | groups | locals\n");
 	return 2;
 }

@@ -3,12 +3,15 @@
 # documented once, and every hook's kernel-doc block names the catalogue's
 # fields as its @parameters, in on-disk order ("lket-gencat fields"; the
 # field "return" is @retval).  The hooks' blocks are hand-written next to
-# their __lket_* probes (tapset/<group>.stp); the group and pair aliases',
+# their __lket_* probes (tapset/<group>.stp); a field its writer looks
+# up (LKET_LOOKUP) is followed by the local it is looked up from
+# ("lket-gencat locals"); the group and pair aliases',
 # and every hook's "Record:" line, are generated (tapset/lket_aliases.stp).
 . "$(dirname "$0")/lib.sh"
 
 cd "$work"
 "$build/lket-gencat" fields >fields
+"$build/lket-gencat" locals >locals
 # "NAME @A @B..." from " * probe NAME - ..." and its " * @A:" lines.
 awk '
 /^ \* probe addevent\./ { name = $3; params = ""; next }
@@ -30,14 +33,15 @@ extra=$(sort -u names | comm -23 - defined)
 # A hook documents exactly its catalogue fields.
 while read -r p params; do
 	grep -q "^$p\( \|$\)" fields || continue
-	want=$(awk -v p="$p" '$1 == p {
+	want=$(awk -v p="$p" 'FILENAME == "locals" { if ($1 == p) from[$2] = $3; next }
+	$1 == p {
 		s = ""
 		for (i = 2; i <= NF; i++) {
 			f = $i; sub(/\(.*/, "", f)
-			if (f == "return") f = "retval"
-			s = s (s == "" ? "" : " ") "@" f
+			s = s (s == "" ? "" : " ") "@" (f == "return" ? "retval" : f)
+			if (f in from) s = s " @" from[f]
 		}
-		print s; exit }' fields)
+		print s; exit }' locals fields)
 	[ "$params" = "$want" ] ||
 		{ echo "$p: documents \"$params\", catalogue \"$want\"" >&2; status=1; }
 done <documented

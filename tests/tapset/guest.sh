@@ -62,16 +62,19 @@ stap_job "$work" lket_g_guard guard.stp
 mods="$mods guard"
 # User data on every syscall.entry of a workload that makes 20000 more
 # calls: records with what the probe body appended fill sub-buffers, and
-# some must move to the next one whole.
+# some must move to the next one whole.  The body reads the hook's
+# syscall_name and syscall_nr, which the record's writer does not need
+# (it looks the name up itself: LKET_LOOKUP in the catalogue).
 cat >uservol.stp <<'STP'
 probe register_event
 {
 	register_user_event(GROUP_SYSCALL, HOOKID_SYSCALL_ENTRY,
-			    "INT32:STRING", "caller:pad")
+			    "INT32:STRING:STRING:INT32", "caller:pad:name:nr")
 }
 probe addevent.syscall.entry
 {
-	printf("%4b%0s", tid(), "0123456789abcdef0123456789abcdef01234567")
+	printf("%4b%0s%0s%4b", tid(), "0123456789abcdef0123456789abcdef01234567",
+	       syscall_name, syscall_nr)
 }
 probe addevent.process {}
 STP
@@ -162,8 +165,8 @@ for m in $mods; do
 		;;
 	uservol)
 		pad='pad="0123456789abcdef0123456789abcdef01234567"'
-		check "$m" "user data on every getppid" "$W syscall\.entry syscall_name=\"getppid\" caller=$w $pad\$" 20000
-		if grep ' syscall\.entry ' "$m.out" | grep -v " $pad\$" | grep -q .; then
+		check "$m" "user data on every getppid, the body's syscall_name and syscall_nr the record's" "$W syscall\.entry syscall_name=\"getppid\" caller=$w $pad name=\"getppid\" nr=110\$" 20000
+		if grep ' syscall\.entry ' "$m.out" | grep -v " $pad name=\"[a-z0-9_]*\" nr=[0-9]*\$" | grep -q .; then
 			echo "$name: $m: a syscall.entry record without its user data" >&2
 			status=1
 		fi

@@ -201,6 +201,19 @@ accel=$(cat "$kb/vm/accel-$rel" 2>/dev/null || echo "?")
 report > "$bench/guest-$rel.txt"
 }
 
+# The median of a tracer's figures (arr[c, 1..n[c]]), for report's awk
+# programs: a run's figures are few, an insertion sort does
+awk_median='
+function med(c, arr,    i, j, k, v, t) {
+	k = n[c]
+	for (i = 1; i <= k; i++) v[i] = arr[c, i]
+	for (i = 2; i <= k; i++) for (j = i; j > 1 && v[j] < v[j - 1]; j--) {
+		t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+	return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
+}
+
+'
+
 # report: the tables of one kernel's boot, from $dir/res/results
 report() {
 echo "tracing cost in the guest: bench-loop $loops, $((2 * loops)) events a loop, medians of $runs alternating runs"
@@ -248,18 +261,11 @@ echo "beside a getppid load of ${GUEST_RT_RATE:-20000} calls a second on each CP
 echo "(bench-loop -p), untraced and recorded by each tracer; wake-up latency"
 echo "of the timer threads in us, the medians of the runs' figures"
 echo
-awk '
+awk "$awk_median"'
 $1 != "cyclictest" { next }
 $3 == "skip" { skip[$2] = $0; order[++no] = $2; next }
 { if (!($2 in n)) order[++no] = $2
-  n[$2]++; p99[$2, n[$2]] = $4; mx[$2, n[$2]] = $5; ov[$2, n[$2]] = $6; lost[$2, n[$2]] = $7 }
-function med(c, arr,    i, j, k, v, t) {
-	k = n[c]
-	for (i = 1; i <= k; i++) v[i] = arr[c, i]
-	for (i = 2; i <= k; i++) for (j = i; j > 1 && v[j] < v[j - 1]; j--) {
-		t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-	return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
-}
+  n[$2]++; p99[$2, n[$2]] = $4; mx[$2, n[$2]] = $5; lost[$2, n[$2]] = $7 }
 END {
 	b99 = med("none", p99); bmx = med("none", mx)
 	printf "| %-9s | %10s | %10s | %12s | %12s | %10s |\n",
@@ -286,18 +292,11 @@ esac
 echo
 want=$((2 * loops))
 [ "$mode" = syscall2 ] && want=$((4 * loops))
-awk -v mode="$mode" -v ev=$((2 * loops)) -v want=$want '
+awk -v mode="$mode" -v ev=$((2 * loops)) -v want=$want "$awk_median"'
 $1 != mode { next }
 $3 == "skip" { skip[$2] = $0; order[++no] = $2; next }
 { if (!($2 in n)) order[++no] = $2
   n[$2]++; ns[$2, n[$2]] = $5; seen[$2, n[$2]] = $6; lost[$2, n[$2]] = $7 }
-function med(c, arr,    i, j, k, v, t) {
-	k = n[c]
-	for (i = 1; i <= k; i++) v[i] = arr[c, i]
-	for (i = 2; i <= k; i++) for (j = i; j > 1 && v[j] < v[j - 1]; j--) {
-		t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-	return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
-}
 END {
 	base = med("none", ns)
 	printf "| %-9s | %12s | %10s | %14s | %11s | %11s | %11s | %12s | %10s |\n",

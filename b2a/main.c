@@ -26,6 +26,7 @@
 #include "cli/inputs.h"
 #include "cli/options.h"
 #include "cli/outfiles.h"
+#include "input/follow.h"
 #include "main.h"
 #include "pipeline/convert.h"
 #include "pipeline/multihost.h"
@@ -152,17 +153,40 @@ static bool wants_report(const struct options *o)
 }
 
 /* One trace: convert it, with progress on a terminal. */
-static int run_one(const struct inputs *in, struct reporter *rep,
-		   struct result *res, struct output *out,
-		   struct convert_options *copt)
+/* --follow: lines out before the converter waits for the tracer */
+static void flush_output(void *ctx)
 {
+	struct output *out = ctx;
+
+	if (out->ops->flush)
+		out->ops->flush(out);	/* an error stays for finish */
+}
+
+static int run_one(const struct options *o, const struct inputs *in,
+		   struct reporter *rep, struct result *res,
+		   struct output *out, struct convert_options *copt)
+{
+	struct follow follow = {
+		.idle = flush_output, .ctx = out,
+		.interval_ms = FOLLOW_INTERVAL_MS, .diag = &rep->d,
+	};
+	int ret;
+
+	if (o->follow) {
+		ret = follow_catch_stop();
+		if (ret)
+			return ret;
+		copt->follow = &follow;
+	}
 	/* a terminal only: a log file gets no progress lines */
 	if (!rep->quiet && isatty(STDERR_FILENO)) {
 		copt->progress = show_progress;
 		copt->progress_ctx = rep;
 	}
-	return convert_ex((const char *const *)in->paths, in->n, out,
-			  &rep->d, &res->stats, copt);
+	ret = convert_ex((const char *const *)in->paths, in->n, out,
+			 &rep->d, &res->stats, copt);
+	copt->follow = NULL;
+	return ret;
 }
 
 /* Convert into the outputs, write the report, put the files in place. */
@@ -192,7 +216,7 @@ static void run(struct options *o, const struct inputs *in,
 	}
 	if (!ret) {
 		ret = in->nhosts ? run_hosts(o, in, rep, res, out, &files) :
-		      run_one(in, rep, res, out, &copt);
+		      run_one(o, in, rep, res, out, &copt);
 		failure = ret && out->ops->error ? out->ops->error(out) : NULL;
 		/* an output's -ENOENT is its own (a missing --ctf folder) */
 		res->no_files = !in->nhosts && ret == -ENOENT &&

@@ -221,9 +221,12 @@ static void lket_start(void)
 	smp_store_release(&lket_ready, 0);
 }
 
+static void lket_live_start(void);
+
 static void lket_set_ready(void)
 {
 	smp_store_release(&lket_ready, 1);
+	lket_live_start();
 }
 
 static inline bool lket_is_consumer(const struct task_struct *task)
@@ -424,6 +427,51 @@ static void lket_packet_write(char *p, u64 ns)
 	this_cpu_write(lket_nr_discarded, 0);
 }
 
+#ifdef STP_RELAY_BEACON
+/*
+ * A live trace's beacon (tools/stap-runtime-patches/
+ * 97-relay-live-beacons.patch): a packet record stamped now, written on
+ * this CPU by its reader's read, interrupts off, when the reader has had
+ * nothing for LKET_LIVE_MS.  No record of this CPU older than it is still
+ * to come, so lket-b2a --follow need not wait for a quiet CPU.  None
+ * while a record is open here: what its probe body prints is appended
+ * right behind it when it ends.  None when the buffers are full: that is
+ * no news, and not a record lost.
+ */
+static void lket_beacon(void)
+{
+	u64 ns = lket_clock_ns();
+	void *packet;
+	char *p;
+
+	if (this_cpu_ptr(&lket_open_record)->open)
+		return;
+	/* a frame opened for it: its packet record is the beacon */
+	p = _stp_frame_reserve(0, LKET_PACKET_SIZE, &packet);
+	if (p && !packet)
+		p = _stp_frame_reserve(LKET_PACKET_SIZE, LKET_PACKET_SIZE,
+				       &packet);
+	else
+		p = NULL;
+	if (packet)
+		lket_packet_write(packet, ns);
+	if (p)
+		lket_packet_write(p, ns);
+}
+
+static void lket_live_start(void)
+{
+	if (!LKET_ASCII_TRACE)
+		WRITE_ONCE(_stp_relay_beacon, lket_beacon);
+}
+
+/* No beacon after the end records. */
+static void lket_live_stop(void)
+{
+	WRITE_ONCE(_stp_relay_beacon, NULL);
+}
+#endif
+
 /*
  * What a return probe needs from its entry, per task: SystemTap's @entry()
  * keeps it in a global map behind a lock, which times out under load (the
@@ -611,6 +659,17 @@ static void lket_frame_record_end(struct lket_open_record *rec)
 		lket_frame_user_data(rec, user_len, room);
 	}
 	local_irq_restore(flags);
+}
+#endif
+
+#if !LKET_FRAMES || !defined(STP_RELAY_BEACON)
+/* A runtime without live beacons: nothing to start or stop. */
+static void lket_live_start(void)
+{
+}
+
+static void lket_live_stop(void)
+{
 }
 #endif
 
@@ -1323,6 +1382,7 @@ static void lket_cpu_end_records(void)
 
 	if (LKET_ASCII_TRACE)
 		return;
+	lket_live_stop();
 	for_each_possible_cpu(cpu) {
 		end = per_cpu_ptr(&lket_cpu_end, cpu);
 		end->cpu = cpu;

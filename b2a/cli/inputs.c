@@ -318,6 +318,7 @@ static const char *one_host_option(const struct options *o, char *buf,
 		if (o->paths[i] && output_registry[i]->one_host)
 			return output_decl_name(output_registry[i], buf, size);
 	return o->set.summary ? "--stat" :
+	       o->follow ? "--follow" :
 	       o->report_path ? "--report" :
 	       o->filter.from.kind != BOUND_NONE ? "--from" :
 	       o->filter.to.kind != BOUND_NONE ? "--to" : NULL;

@@ -25,6 +25,7 @@ enum {
 	OPT_TIMECHART_PROCS, OPT_DEBUGINFO,
 	OPT_NO_SYMBOLS, OPT_STACK_LINES, OPT_HOST, OPT_OFFCPU,
 	OPT_OFFCPU_FOLDED, OPT_CRITICAL_PATH, OPT_CRITICAL_PATH_OUT,
+	OPT_FOLLOW,
 	OPT_FILTER = 512,
 	OPT_OUTPUT = 1024,
 };
@@ -58,6 +59,7 @@ static const struct option own_options[] = {
 	{ "debuginfo", required_argument, NULL, OPT_DEBUGINFO },
 	{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
 	{ "stack-lines", no_argument, NULL, OPT_STACK_LINES },
+	{ "follow", no_argument, NULL, OPT_FOLLOW },
 };
 
 #define OWN_OPTIONS	(sizeof(own_options) / sizeof(own_options[0]))
@@ -277,6 +279,9 @@ static int flag(struct options *o, int opt)
 	case OPT_STAT:
 		o->set.summary = true;
 		break;
+	case OPT_FOLLOW:
+		o->follow = true;
+		break;
 	case 'h':
 		usage_print(stdout);
 		return 0;
@@ -326,7 +331,10 @@ static void settle_fallback(struct options *o)
 	for (i = 0; i < output_registry_size; i++) {
 		if (!output_registry[i]->fallback)
 			continue;
-		/* the default file is named after its format */
+		/* the default file is named after its format; a live
+		   trace's lines go where they can be seen as they come */
+		if (!o->paths[i] && o->follow)
+			o->paths[i] = "-";
 		if (!o->paths[i])
 			o->paths[i] = !strcmp(s->format, "json") ? "lket.json" :
 				      !strcmp(s->format, "csv") ? "lket.csv" :
@@ -334,6 +342,39 @@ static void settle_fallback(struct options *o)
 		if (!strcmp(s->format, "none"))
 			o->paths[i] = NULL;
 	}
+}
+
+/*
+ * --follow writes lines as the records come: only the -o output (text,
+ * JSON, CSV), nothing that needs the whole trace first.  0, or the exit
+ * status.
+ */
+static int check_follow(const struct options *o)
+{
+	const char *other = NULL;
+	char name[64];
+	size_t i;
+
+	if (!o->follow)
+		return 0;
+	for (i = 0; i < output_registry_size && !other; i++)
+		if (o->paths[i] && !output_registry[i]->fallback)
+			other = output_decl_name(output_registry[i], name,
+						 sizeof(name));
+	if (!other)
+		other = o->set.summary ? "--stat" :
+			o->report_path ? "--report" :
+			o->rpc_path ? "--rpc-report" :
+			o->offcpu_path ? "--offcpu" :
+			o->offcpu_folded_path ? "--offcpu-folded" :
+			o->critpath_tid ? "--critical-path" :
+			!strcmp(o->set.format, "none") ? "-f none" : NULL;
+	if (other) {
+		fprintf(stderr, "lket-b2a: --follow writes the -o output (text, JSON, CSV) as the trace is written, not %s, which needs the whole trace\n",
+			other);
+		return 2;
+	}
+	return 0;
 }
 
 /* What the outputs asked for cannot be; 0, or the exit status. */
@@ -451,6 +492,9 @@ int options_parse(int argc, char **argv, struct options *o,
 	if (status)
 		return status;
 	settle_fallback(o);
+	status = check_follow(o);
+	if (status)
+		return status;
 	default_schema(o, argc, argv);
 	return -1;
 }

@@ -27,6 +27,7 @@ struct options {
 	struct symbols_options symbols;
 	bool no_symbols;
 	bool quiet;		/* -q */
+	bool follow;		/* --follow: the trace is still written */
 	const char *report_path, *rpc_path;
 	const char *offcpu_path, *offcpu_folded_path;
 	int32_t critpath_tid;		/* --critical-path; 0: none */

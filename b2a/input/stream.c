@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "input/follow.h"
 #include "input/stream.h"
 #include "runtime/lket_format.h"
 
@@ -91,6 +92,13 @@ static int fill(struct stream *s, size_t n, size_t *avail)
 			if (errno == EINTR)
 				continue;
 			return -errno;
+		}
+		/* a trace being written: wait for more, or read what its
+		   writer left when done, then end */
+		if (got == 0 && s->follow && !s->writer_done) {
+			s->writer_done = !follow_wait(s->follow, s->fd, s->path,
+						      s->buf_off + s->len);
+			continue;
 		}
 		if (got == 0)
 			break;
@@ -331,6 +339,12 @@ static int start(struct stream *s)
 int stream_open(struct stream *s, const char *path, int cpu, size_t window,
 		struct diag *diag)
 {
+	return stream_open_follow(s, path, cpu, window, diag, NULL);
+}
+
+int stream_open_follow(struct stream *s, const char *path, int cpu,
+		       size_t window, struct diag *diag, struct follow *follow)
+{
 	struct stat st;
 	int ret, fl;
 
@@ -364,7 +378,9 @@ int stream_open(struct stream *s, const char *path, int cpu, size_t window,
 		ret = -errno;
 		goto error;
 	}
-	s->sized = S_ISREG(st.st_mode);
+	/* a file being written has no size yet: read to where it ends */
+	s->follow = S_ISREG(st.st_mode) ? follow : NULL;
+	s->sized = S_ISREG(st.st_mode) && !s->follow;
 	s->file_size = s->sized ? (uint64_t)st.st_size : 0;
 	s->await_writer = S_ISFIFO(st.st_mode) && strcmp(path, "-");
 	s->cap = window < 2 * LKET_RECORD_MAX ? 2 * LKET_RECORD_MAX : window;

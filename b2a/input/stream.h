@@ -21,6 +21,8 @@
 
 #include "util/diag.h"
 
+struct follow;
+
 enum framing {
 	FRAMING_NONE,	/* records end to end */
 	FRAMING_V4,	/* {u32 sequence; u32 pdu_len} (SystemTap 4.7-4.9) */
@@ -53,6 +55,10 @@ struct stream {
 	bool started;		/* framing detected (or the file is empty) */
 	bool empty;		/* not a byte in it */
 	bool await_writer;	/* a FIFO: wait for a writer before reading */
+	/* NULL, or a trace still being written: at the end of the file,
+	   wait for what its writer appends (input/follow.h) */
+	struct follow *follow;
+	bool writer_done;	/* following: it will not grow any more */
 	enum framing framing;
 	/*
 	 * NULL, or bit group << 8 | hook set: records of that event are
@@ -103,6 +109,13 @@ struct stream {
  */
 int stream_open(struct stream *s, const char *path, int cpu, size_t window,
 		struct diag *diag);
+/*
+ * The same, for a file its tracer still writes (lket-b2a --follow): its
+ * end is where it stops growing, as follow says, and its framing is
+ * detected from its first bytes, whenever they come.
+ */
+int stream_open_follow(struct stream *s, const char *path, int cpu,
+		       size_t window, struct diag *diag, struct follow *follow);
 
 /* 1: s->rec holds the next record; 0: end of file; < 0: read error. */
 int stream_next(struct stream *s);

@@ -84,6 +84,11 @@ struct output_ops {
 		    const struct proc *proc);
 	int (*finish)(struct output *o);
 	/*
+	 * Optional: write out what is buffered, for a trace converted while
+	 * it is written (lket-b2a --follow), before the converter waits.
+	 */
+	int (*flush)(struct output *o);
+	/*
 	 * Optional: after a failure, what went wrong in the output's own
 	 * words ("x.db: database or disk is full"), or NULL when the errno
 	 * says it all.

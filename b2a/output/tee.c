@@ -57,6 +57,22 @@ static int tee_process(struct output *o, uint64_t ts, const struct proc *p,
 	EACH(tee_of(o), process, ts, p, ppid, event, host);
 }
 
+static int tee_flush(struct output *o)
+{
+	struct tee *t = tee_of(o);
+	size_t i;
+	int ret;
+
+	for (i = 0; i < t->n; i++) {
+		if (!t->outs[i]->ops->flush)
+			continue;
+		ret = t->outs[i]->ops->flush(t->outs[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int tee_report(struct output *o, const struct report *r)
 {
 	EACH(tee_of(o), report, r);
@@ -118,6 +134,7 @@ static const struct output_ops tee_ops = {
 	.report = tee_report,
 	.task = tee_task,
 	.finish = tee_finish,
+	.flush = tee_flush,
 	.error = tee_error,
 	.free = tee_free,
 };

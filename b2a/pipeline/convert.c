@@ -26,6 +26,7 @@ int convert_ex(const char *const *paths, size_t npaths, struct output *out,
 		.offcpu = opt ? opt->offcpu : NULL,
 		.critpath = opt ? opt->critpath : NULL,
 		.symbols = opt ? opt->symbols : NULL,
+		.follow = opt ? opt->follow : NULL,
 	};
 	struct source *src;
 	uint64_t key, count = 0, done, total;

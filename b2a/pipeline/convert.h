@@ -29,6 +29,7 @@ struct report;
 struct offcpu;
 struct critpath;
 struct symbols;
+struct follow;
 
 struct convert_options {
 	struct filter *filter;	/* NULL: every event goes out */
@@ -42,6 +43,8 @@ struct convert_options {
 	 * with the bytes read so far and the files' total (0: not known) */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *progress_ctx;
+	/* NULL, or the trace is still being written (lket-b2a --follow) */
+	struct follow *follow;
 };
 
 #define CONVERT_PROGRESS_EVERY	65536u

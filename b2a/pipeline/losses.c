@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "analysis/filter.h"
+#include "input/follow.h"
 #include "pipeline/source_int.h"
 
 /*
@@ -188,6 +189,12 @@ static void on_end(void *ctx, const struct endcheck_report *r)
 		      h, hl, hs, n);
 		break;
 	case ENDCHECK_NO_END:
+		if (c->follow && follow_stopped()) {
+			diagf(c->diag, DIAG_NOTE, NULL, -1,
+			      "%s%s%sstopped following before the trace ended: converted what its files held then",
+			      h, hl, hs);
+			break;
+		}
 		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
 		      "%s%s%sthe trace has no end (lket.trace_end, format version 3 and later): records at the end of its files may be lost, and how many cannot be told",
 		      h, hl, hs);

@@ -17,7 +17,8 @@
 
 /* Open every file once; a file seen twice (same inode, or same CPU). */
 static size_t open_streams(const char *const *paths, size_t npaths,
-			   struct stream *streams, struct diag *diag)
+			   struct stream *streams, struct diag *diag,
+			   struct follow *follow)
 {
 	size_t window = WINDOW_TOTAL / (npaths ? npaths : 1);
 	struct stat st;
@@ -55,7 +56,8 @@ static size_t open_streams(const char *const *paths, size_t npaths,
 			      cpu, streams[j].path);
 			continue;
 		}
-		ret = stream_open(&streams[n], paths[i], cpu, window, diag);
+		ret = stream_open_follow(&streams[n], paths[i], cpu, window,
+					 diag, follow);
 		streams[n].order = (unsigned int)n;
 		if (ret) {
 			diagf(diag, DIAG_DAMAGE, paths[i], -1, "cannot read: %s",
@@ -93,6 +95,7 @@ int source_new(struct source **sp, struct output *out, struct diag *diag,
 	c->critpath = opt ? opt->critpath : NULL;
 	c->symbols = opt ? opt->symbols : NULL;
 	c->host = opt ? opt->host : NULL;
+	c->follow = opt ? opt->follow : NULL;
 	c->ev.host = c->host;
 	if (opt && opt->clock) {
 		c->clock = *opt->clock;
@@ -153,7 +156,8 @@ int source_open(struct source *c, const char *const *paths, size_t npaths)
 	c->first = calloc(alloc, sizeof(*c->first));
 	if (!c->files || !c->streams || !c->live || !c->runs || !c->first)
 		return -ENOMEM;
-	n = c->n = open_streams(paths, npaths, c->streams, c->diag);
+	n = c->n = open_streams(paths, npaths, c->streams, c->diag,
+				c->follow);
 	c->stats->files = n;
 	if (!n)
 		return -ENOENT;

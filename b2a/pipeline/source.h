@@ -47,6 +47,8 @@ static inline uint64_t source_clock_map(const struct source_clock *k,
 /* Scan mode: called with each decoded event of the kinds asked for. */
 typedef int (*source_scan_fn)(void *ctx, const struct event *ev);
 
+struct follow;
+
 struct source_options {
 	struct filter *filter;	/* NULL: every event goes out */
 	struct report *report;	/* NULL: no latency report */
@@ -55,6 +57,9 @@ struct source_options {
 	struct symbols *symbols;	/* NULL: call stacks as addresses */
 	const char *host;	/* set as each event's host; NULL: none */
 	const struct source_clock *clock;	/* NULL: timestamps as read */
+	/* NULL, or the trace is still being written: follow it
+	   (input/follow.h) */
+	struct follow *follow;
 	/* scan mode when set: want[LKET_EV_x] says which events go to
 	 * scan; nothing goes to the output, not even lost flushes */
 	source_scan_fn scan;

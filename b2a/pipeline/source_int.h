@@ -54,6 +54,7 @@ struct source {
 	struct event ev;
 	int error;		/* first output error */
 	const char *host;	/* the label of a host; NULL: one trace */
+	struct follow *follow;	/* NULL, or a trace still written */
 	struct source_clock clock;	/* onto the common time base */
 	bool map;		/* clock is not the identity */
 	/* scan mode: the events wanted go to scan, nothing to the output */

@@ -66,6 +66,22 @@ case_stdin_twice() { $gen golden t && cp t_0 stdin; echo - t_1 -; }
 case_fifo_empty() {
 	$gen golden t && mkfifo e &&
 		{ timeout 20 sh -c ': > e' > /dev/null 2>&1 & }; echo t e; }
+# --follow: the files grow while lket-b2a reads them, a piece at a time
+# (frames and records cut anywhere), from a writer that holds them open,
+# as stapio does, and closes them at the end: lket.out is case v4's
+case_follow() {
+	$gen golden src && split -b 1500 src_0 p0. && split -b 1500 src_1 p1. &&
+		: > t_0 && : > t_1 &&
+		{ timeout 20 sh -c 'exec 3>> t_0 4>> t_1
+		for s in $(ls p0.* p1.* | sed "s/^p[01]\.//" | sort -u); do
+			[ ! -f "p0.$s" ] || cat "p0.$s" >&3
+			[ ! -f "p1.$s" ] || cat "p1.$s" >&4
+			sleep 0.02
+		done' > /dev/null 2>&1 & }
+	echo --follow t; }
+# --follow writes lines as they come: nothing that needs the whole trace
+case_follow_report() { $gen golden t; echo --follow --report r t; }
+case_follow_db() { $gen golden t; echo --follow -d t.db t; }
 case_badmeta()  { $gen badmeta t; echo t; }
 # no metadata for groups 1 and 2: decoded with the built-in catalogue,
 # said once per event; process events still name the processes

@@ -135,6 +135,7 @@ int output_csv_new(struct output **o, int fd, const struct text_options *opt)
 		.event = csv_event,
 		.lost = csv_lost,
 		.finish = line_output_finish,
+		.flush = line_output_flush,
 		.free = csv_free,
 	};
 

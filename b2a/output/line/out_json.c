@@ -187,6 +187,7 @@ int output_json_new(struct output **o, int fd, const struct text_options *opt)
 		.event = json_event,
 		.lost = json_lost,
 		.finish = line_output_finish,
+		.flush = line_output_flush,
 		.free = line_output_free,
 	};
 

@@ -200,6 +200,7 @@ int output_text_new(struct output **o, int fd, const struct text_options *opt)
 		.event = text_event,
 		.lost = text_lost,
 		.finish = line_output_finish,
+		.flush = line_output_flush,
 		.free = line_output_free,
 	};
 

@@ -47,6 +47,11 @@ int line_output_finish(struct output *o)
 	return ret ? ret : timefmt_check(&lo->time);
 }
 
+int line_output_flush(struct output *o)
+{
+	return outbuf_flush(&((struct line_output *)o)->ob);
+}
+
 const char *line_output_error(const struct output *o)
 {
 	const struct line_output *lo = (const struct line_output *)o;

@@ -64,6 +64,8 @@ int line_output_begin(struct output *o, const struct trace_info *trace);
  * -ERANGE if a time was past 2^64 ns (line_output_error() says which).
  */
 int line_output_finish(struct output *o);
+/* What is buffered, out now (--follow). */
+int line_output_flush(struct output *o);
 const char *line_output_error(const struct output *o);
 /* The same checks, for what formats times without a line output. */
 int timefmt_begin(struct timefmt *tf, const struct trace_info *trace);

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * follow.c - read a trace while its tracer writes it (see follow.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "input/follow.h"
+
+static volatile sig_atomic_t stopped;
+static const int stop_signals[] = { SIGINT, SIGTERM };
+static struct sigaction before[sizeof(stop_signals) / sizeof(stop_signals[0])];
+
+static void on_stop(int sig)
+{
+	size_t i;
+
+	stopped = 1;
+	/* the next one does what it did before */
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &before[i], NULL);
+	(void)sig;
+}
+
+int follow_catch_stop(void)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		if (sigaction(stop_signals[i], &sa, &before[i]))
+			return -errno;
+	return 0;
+}
+
+bool follow_stopped(void)
+{
+	return stopped;
+}
+
+/*
+ * Has anyone fd's file open for writing?  1 yes, 0 no, < 0 cannot be
+ * told (-errno: the file system has no leases, or the file is another
+ * user's and this process may not lease it).  A read lease is granted
+ * only when no one has the file open for writing; it is given back at
+ * once.
+ */
+static int has_writer(int fd)
+{
+	if (fcntl(fd, F_SETLEASE, F_RDLCK) == 0) {
+		fcntl(fd, F_SETLEASE, F_UNLCK);
+		return 0;
+	}
+	return errno == EAGAIN || errno == EBUSY ? 1 : -errno;
+}
+
+int follow_wait(struct follow *f, int fd, const char *path, uint64_t size)
+{
+	struct timespec pause = {
+		.tv_sec = f->interval_ms / 1000,
+		.tv_nsec = (long)(f->interval_ms % 1000) * 1000000,
+	};
+	bool idle_done = false, said = false;
+	struct stat st;
+	int w;
+
+	for (;;) {
+		if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > size)
+			return 1;
+		if (stopped)
+			return 0;
+		w = has_writer(fd);
+		if (w == 0)
+			return 0;
+		if (w < 0 && !said) {
+			said = true;
+			diagf(f->diag, DIAG_NOTE, path, -1,
+			      "cannot tell when its writer is done (%s): followed until interrupted",
+			      strerror(-w));
+		}
+		if (!idle_done && f->idle)
+			f->idle(f->ctx);
+		idle_done = true;
+		nanosleep(&pause, NULL);	/* a signal ends it early */
+	}
+}

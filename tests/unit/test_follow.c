@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * follow: waiting at the end of a file its writer still has open, its end
+ * when the writer closes it, and the stop at SIGINT.  The writer is a
+ * thread of this test: an open descriptor for writing is a writer,
+ * whoever holds it.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "unit.h"
+
+#include "input/follow.h"
+
+static void sleep_ms(long ms)
+{
+	struct timespec t = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&t, NULL);
+}
+
+static int idles;
+
+static void count_idle(void *ctx)
+{
+	(void)ctx;
+	idles++;
+}
+
+/* The writer: 10 bytes after 50 ms, then closes after 50 ms more. */
+static void *writer(void *arg)
+{
+	int fd = *(int *)arg;
+
+	sleep_ms(50);
+	assert_int_equal(write(fd, "0123456789", 10), 10);
+	sleep_ms(50);
+	close(fd);
+	return NULL;
+}
+
+static struct diag_log log_;
+static struct follow follow = {
+	.idle = count_idle, .interval_ms = 5, .diag = &log_.d,
+};
+
+/* An empty file's reader (returned) and writer (*wfd); skipped where
+ * leases cannot be taken (a file system without them, a user who may
+ * not). */
+static int open_file(const char *name, int *wfd)
+{
+	char path[PATH_MAX_UNIT];
+	int fd;
+
+	unit_write(path, sizeof(path), name, "", 0);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	if (fcntl(fd, F_SETLEASE, F_RDLCK)) {
+		print_message("no read lease on %s (%s): skipped\n", path,
+			      strerror(errno));
+		close(fd);
+		skip();
+	}
+	fcntl(fd, F_SETLEASE, F_UNLCK);
+	*wfd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	assert_true(*wfd >= 0);
+	diag_log_init(&log_);
+	idles = 0;
+	return fd;
+}
+
+/* Waits while the writer has it open: grown, then done at its close. */
+static void test_grows_then_done(void **state)
+{
+	pthread_t t;
+	int wfd, fd = open_file("grows", &wfd);
+
+	(void)state;
+	assert_int_equal(pthread_create(&t, NULL, writer, &wfd), 0);
+	assert_int_equal(follow_wait(&follow, fd, "grows", 0), 1);
+	/* the output written out once, before the first sleep */
+	assert_int_equal(idles, 1);
+	assert_int_equal(follow_wait(&follow, fd, "grows", 10), 0);
+	assert_int_equal(idles, 2);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(log_.n, 0);
+	close(fd);
+}
+
+/* Grown already: no wait; no writer: done at once. */
+static void test_no_wait(void **state)
+{
+	int wfd, fd = open_file("quick", &wfd);
+
+	(void)state;
+	assert_int_equal(write(wfd, "ab", 2), 2);
+	assert_int_equal(follow_wait(&follow, fd, "quick", 1), 1);
+	close(wfd);
+	assert_int_equal(follow_wait(&follow, fd, "quick", 2), 0);
+	assert_int_equal(idles, 0);
+	close(fd);
+}
+
+static int before_calls;
+
+static void before(int sig)
+{
+	(void)sig;
+	before_calls++;
+}
+
+/* SIGINT stops following, once: the handler before takes the next.
+ * Last: the stop is for good. */
+static void test_stop(void **state)
+{
+	struct sigaction sa = { .sa_handler = before };
+	int wfd, fd = open_file("stop", &wfd);
+
+	(void)state;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGINT, &sa, NULL), 0);
+	assert_int_equal(follow_catch_stop(), 0);
+	assert_false(follow_stopped());
+	raise(SIGINT);
+	assert_true(follow_stopped());
+	assert_int_equal(before_calls, 0);
+	/* the writer still has it open: done all the same */
+	assert_int_equal(follow_wait(&follow, fd, "stop", 0), 0);
+	raise(SIGINT);
+	assert_int_equal(before_calls, 1);
+	close(wfd);
+	close(fd);
+}
+
+UNIT_MAIN("follow", unit_dir_setup, unit_dir_teardown,
+	  UNIT_TEST(test_grows_then_done), UNIT_TEST(test_no_wait),
+	  UNIT_TEST(test_stop))

@@ -368,6 +368,8 @@ int b2a_run(int argc, char **argv)
 	rep.quiet = o.quiet;
 	if (status < 0)
 		status = inputs_collect(argc, argv, optind, &in);
+	if (status < 0 && o.follow)
+		status = inputs_await(argc, argv, optind, &in, o.quiet);
 	if (status < 0)
 		status = inputs_check_hosts(&o, &in);
 	if (status < 0) {

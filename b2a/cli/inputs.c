@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cli/inputs.h"
 #include "cli/options.h"
@@ -306,6 +307,48 @@ int inputs_collect(int argc, char **argv, int first, struct inputs *in)
 		return 2;
 	}
 	return -1;
+}
+
+/* Does a path given name no file yet? */
+static bool inputs_missing(const struct inputs *in)
+{
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < in->n; i++)
+		if (strcmp(in->paths[i], "-") && stat(in->paths[i], &st) &&
+		    errno == ENOENT)
+			return true;
+	return false;
+}
+
+static int recollect(int argc, char **argv, int first, struct inputs *in)
+{
+	static const struct timespec pause = { 0, 100000000 };
+
+	nanosleep(&pause, NULL);
+	inputs_free(in);
+	memset(in, 0, sizeof(*in));
+	return inputs_collect(argc, argv, first, in);
+}
+
+int inputs_await(int argc, char **argv, int first, struct inputs *in,
+		 bool quiet)
+{
+	bool waited = false;
+	int status = -1;
+
+	while (status < 0 && inputs_missing(in)) {
+		if (!waited && !quiet)
+			fprintf(stderr, "lket-b2a: note: %s: no file yet: waiting for the tracer to make it\n",
+				in->paths[0]);
+		waited = true;
+		status = recollect(argc, argv, first, in);
+	}
+	/* the tracer makes every CPU's file at once */
+	if (status < 0 && waited)
+		status = recollect(argc, argv, first, in);
+	return status;
 }
 
 /* The first option asked for that takes one trace only; NULL: none. */

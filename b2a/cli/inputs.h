@@ -29,6 +29,14 @@ bool host_label_valid(const char *s, size_t n);
  * status. */
 int inputs_collect(int argc, char **argv, int first, struct inputs *in);
 /*
+ * --follow started before its tracer: while an argument names no file
+ * yet (a prefix), collect them again every 100 ms, then once more when
+ * the first have come, for every CPU's.  Says so unless quiet.  -1 to go
+ * on, or the exit status.
+ */
+int inputs_await(int argc, char **argv, int first, struct inputs *in,
+		 bool quiet);
+/*
  * What several hosts' traces cannot go into yet, refused; what their
  * outputs need to know (o->set.text.hosts).  -1 to go on, or the exit
  * status.

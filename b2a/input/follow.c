@@ -72,8 +72,17 @@ int follow_wait(struct follow *f, int fd, const char *path, uint64_t size)
 	int w;
 
 	for (;;) {
-		if (fstat(fd, &st) == 0 && (uint64_t)st.st_size > size)
+		if (fstat(fd, &st) < 0)
+			return 0;	/* no file to wait for */
+		if ((uint64_t)st.st_size > size)
 			return 1;
+		/* a tracer starting again over the same files */
+		if ((uint64_t)st.st_size < size) {
+			diagf(f->diag, DIAG_DAMAGE, path, (int64_t)st.st_size,
+			      "cut to %llu bytes while read (a new trace written over it?): read no further",
+			      (unsigned long long)st.st_size);
+			return 0;
+		}
 		if (stopped)
 			return 0;
 		w = has_writer(fd);

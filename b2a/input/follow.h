@@ -41,8 +41,9 @@ bool follow_stopped(void);
 
 /*
  * fd, path's, has been read to its end, size bytes: 1 it has grown, read
- * on; 0 it is done (its writer closed it, or the user stopped following),
- * read what is left and end there.  Waits until one or the other.
+ * on; 0 it is done (its writer closed it, the user stopped following, or
+ * it was cut shorter than that, which is said), read what is left and end
+ * there.  Waits until one or the other.
  */
 int follow_wait(struct follow *f, int fd, const char *path, uint64_t size);
 

@@ -69,7 +69,7 @@ case_fifo_empty() {
 # --follow: the files grow while lket-b2a reads them, a piece at a time
 # (frames and records cut anywhere), from a writer that holds them open,
 # as stapio does, and closes them at the end: lket.out is case v4's
-case_follow() {
+grow() {
 	$gen golden src && split -b 1500 src_0 p0. && split -b 1500 src_1 p1. &&
 		: > t_0 && : > t_1 &&
 		{ timeout 20 sh -c 'exec 3>> t_0 4>> t_1
@@ -78,7 +78,15 @@ case_follow() {
 			[ ! -f "p1.$s" ] || cat "p1.$s" >&4
 			sleep 0.02
 		done' > /dev/null 2>&1 & }
+}
+case_follow() { grow; echo --follow t; }
+# started before the tracer: it waits for the files to appear
+case_follow_wait() {
+	$gen golden src &&
+		{ timeout 20 sh -c 'sleep 0.3; cp src_0 t_0; cp src_1 t_1' > /dev/null 2>&1 & }
 	echo --follow t; }
+# the same in JSON Lines, filtered: case json's lines of CPU 1
+case_follow_json() { grow; echo --follow -f json --cpu 1 t; }
 # --follow writes lines as they come: nothing that needs the whole trace
 case_follow_report() { $gen golden t; echo --follow --report r t; }
 case_follow_db() { $gen golden t; echo --follow -d t.db t; }

@@ -9,7 +9,8 @@
 #     - follow: the workload, on CPU 0 alone (CPU 1 idle), makes 20
 #       markers 300 ms apart, each an lseek to a distinct offset, and
 #       times how long each takes to show in the output of
-#       "lket-b2a --follow", started beside it;
+#       "lket-b2a --follow", started before the tracer (it waits for the
+#       files);
 #     - interrupt: the same, 10 markers, "lket-b2a --follow -o FILE"
 #       stopped with SIGINT half-way;
 #  3. host:
@@ -54,14 +55,11 @@ ended() {
 	! kill -0 "\$1" 2> /dev/null
 }
 
-# 1. followed to the end
-"$top/tools/lket-run-traced" -o \$d/t lket_live.ko -- "$w" \$d 20 300 \$d/live.txt \
-	> "$res/out" 2> "$res/err" &
-run=\$!
-await \$d/t_0
+# 1. followed to the end, from before the tracer starts
 "$builddir/lket-b2a" --follow \$d/t > \$d/live.txt 2> "$res/follow.err" &
 b2a=\$!
-wait \$run
+"$top/tools/lket-run-traced" -o \$d/t lket_live.ko -- "$w" \$d 20 300 \$d/live.txt \
+	> "$res/out" 2> "$res/err"
 echo "run rc=\$?"
 if ended \$b2a 20; then
 	wait \$b2a

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tee.c - several outputs fed the same events, as one. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,22 +58,6 @@ static int tee_process(struct output *o, uint64_t ts, const struct proc *p,
 	EACH(tee_of(o), process, ts, p, ppid, event, host);
 }
 
-static int tee_flush(struct output *o)
-{
-	struct tee *t = tee_of(o);
-	size_t i;
-	int ret;
-
-	for (i = 0; i < t->n; i++) {
-		if (!t->outs[i]->ops->flush)
-			continue;
-		ret = t->outs[i]->ops->flush(t->outs[i]);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 static int tee_report(struct output *o, const struct report *r)
 {
 	EACH(tee_of(o), report, r);
@@ -84,18 +69,34 @@ static int tee_task(struct output *o, const struct event *ev,
 	EACH(tee_of(o), task, ev, proc);
 }
 
-static int tee_finish(struct output *o)
+/* Each output's op of those that take the output alone, at offset at of
+ * its ops (those that have it), until one fails. */
+static int each_plain(struct output *o, size_t at)
 {
 	struct tee *t = tee_of(o);
+	int (*op)(struct output *o);
 	size_t i;
 	int ret;
 
 	for (i = 0; i < t->n; i++) {
-		ret = t->outs[i]->ops->finish(t->outs[i]);
+		memcpy(&op, (const char *)t->outs[i]->ops + at, sizeof(op));
+		if (!op)
+			continue;
+		ret = op(t->outs[i]);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+static int tee_finish(struct output *o)
+{
+	return each_plain(o, offsetof(struct output_ops, finish));
+}
+
+static int tee_flush(struct output *o)
+{
+	return each_plain(o, offsetof(struct output_ops, flush));
 }
 
 /* The words of the output that failed: the only one that has any. */

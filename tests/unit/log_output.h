@@ -103,6 +103,14 @@ static inline int log_finish(struct output *o)
 	return log_result(l, "finish");
 }
 
+static inline int log_flush(struct output *o)
+{
+	struct log_output *l = (struct log_output *)o;
+
+	log_line(l, "flush");
+	return log_result(l, "flush");
+}
+
 static inline const char *log_error(const struct output *o)
 {
 	const struct log_output *l = (const struct log_output *)o;
@@ -123,6 +131,7 @@ static const struct output_ops log_ops = {
 	.process = log_process,
 	.report = log_report,
 	.finish = log_finish,
+	.flush = log_flush,
 	.error = log_error,
 	.free = log_free,
 };

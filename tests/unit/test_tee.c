@@ -39,6 +39,8 @@ static void test_all_calls(void **state)
 	assert_int_equal(t->ops->lost(t, &g), 0);
 	/* b has no process op: only a gets it */
 	assert_int_equal(t->ops->process(t, 9, &p, 1, "process.fork", NULL), 0);
+	/* nor a flush op */
+	assert_int_equal(t->ops->flush(t), 0);
 	assert_int_equal(t->ops->finish(t), 0);
 	assert_null(t->ops->error(t));
 	t->ops->free(t);
@@ -49,6 +51,7 @@ static void test_all_calls(void **state)
 			    "event 1:2 7 cpu 1 tid 3 pid 2\n"
 			    "lost 4-6 cpu -1\n"
 			    "process 9 tid 3 pid 2 ppid 1 process.fork\n"
+			    "flush\n"
 			    "finish\n");
 	assert_string_equal(b.log, "begin\n"
 			    "event 1:2 7 cpu 1 tid 3 pid 2\n"

@@ -66,8 +66,8 @@
 #                           boot: git worktree add DIR REV; make -C DIR)
 #                           GUEST_LKET_B_ENV="NAME=VALUE ...": "lketb"
 #                           run with these in lket-run-traced's
-#                           environment (LKET_PIN_READERS=1: stapio's
-#                           readers pinned to their CPUs)
+#                           environment (a switch of lket-run-traced's
+#                           being measured)
 #                           GUEST_TRACERS="none lket lketb stap ...":
 #                           only these (default: all of them)
 #

@@ -103,6 +103,21 @@ static void test_no_wait(void **state)
 	close(fd);
 }
 
+/* A file cut shorter than what was read: said, and done. */
+static void test_cut(void **state)
+{
+	int wfd, fd = open_file("cut", &wfd);
+
+	(void)state;
+	assert_int_equal(write(wfd, "abcd", 4), 4);
+	assert_int_equal(ftruncate(wfd, 0), 0);
+	assert_int_equal(follow_wait(&follow, fd, "cut", 4), 0);
+	assert_diag(&log_, 0, DIAG_DAMAGE, "cut", 0,
+		    "cut to 0 bytes while read (a new trace written over it?): read no further");
+	close(wfd);
+	close(fd);
+}
+
 static int before_calls;
 
 static void before(int sig)
@@ -136,4 +151,4 @@ static void test_stop(void **state)
 
 UNIT_MAIN("follow", unit_dir_setup, unit_dir_teardown,
 	  UNIT_TEST(test_grows_then_done), UNIT_TEST(test_no_wait),
-	  UNIT_TEST(test_stop))
+	  UNIT_TEST(test_cut), UNIT_TEST(test_stop))

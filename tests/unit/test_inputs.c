@@ -6,7 +6,9 @@
  */
 #include "unit.h"
 
+#include <pthread.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cli/inputs.h"
 #include "cli/options.h"
@@ -46,6 +48,41 @@ static void test_prefix_and_folder(void **state)
 	inputs_free(&in);
 	collect(&in, dir, -1);
 	assert_int_equal(in.n, 2);
+	inputs_free(&in);
+}
+
+/* The tracer, late: CPU 1's file after 150 ms, CPU 0's right after. */
+static void *late_tracer(void *arg)
+{
+	struct timespec t = { 0, 150000000 };
+	char path[PATH_MAX_UNIT];
+
+	(void)arg;
+	nanosleep(&t, NULL);
+	unit_write(path, sizeof(path), "late_1", nothing, 0);
+	unit_write(path, sizeof(path), "late_0", nothing, 0);
+	return NULL;
+}
+
+/* --follow before the tracer: the prefix names no file until it comes,
+ * then every CPU's */
+static void test_await(void **state)
+{
+	char prefix[PATH_MAX_UNIT];
+	char *argv[] = { "lket-b2a", prefix, NULL };
+	struct inputs in = { 0 };
+	pthread_t t;
+
+	(void)state;
+	snprintf(prefix, sizeof(prefix), "%s/late", unit_dir);
+	assert_int_equal(inputs_collect(2, argv, 1, &in), -1);
+	assert_int_equal(in.n, 1);	/* the prefix itself: no file yet */
+	assert_int_equal(pthread_create(&t, NULL, late_tracer, NULL), 0);
+	assert_int_equal(inputs_await(2, argv, 1, &in, true), -1);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(in.n, 2);
+	assert_non_null(strstr(in.paths[0], "late_0"));
+	assert_non_null(strstr(in.paths[1], "late_1"));
 	inputs_free(&in);
 }
 
@@ -113,5 +150,6 @@ static void test_outfiles(void **state)
 }
 
 UNIT_MAIN("inputs", unit_dir_setup, unit_dir_teardown,
-	  UNIT_TEST(test_prefix_and_folder), UNIT_TEST(test_labels),
+	  UNIT_TEST(test_prefix_and_folder), UNIT_TEST(test_await),
+	  UNIT_TEST(test_labels),
 	  UNIT_TEST(test_outfiles))

@@ -11,10 +11,11 @@
 #     - the ping-pong: ping's wake-ups are pong's doing and pong's ping's,
 #       each on its waker's CPU with the sleeper's CPU as target_cpu, 900
 #       or more of each, a few by interrupts as they start;
-#     - the sleeper is woken 100 times or more, never by the workload: by
-#       the timer, that is in the interrupt of whatever ran (the idle task
-#       most often), or on PREEMPT_RT by a ktimers thread, which runs the
-#       timers that are not hard-interrupt ones (a sleeping normal task's);
+#     - the sleeper is woken 100 times or more, by the workload 5 times at
+#       most (as it starts): by the timer, that is in the interrupt of
+#       whatever ran (the idle task most often), or on PREEMPT_RT by a
+#       ktimers thread, which runs the timers that are not hard-interrupt
+#       ones (a sleeping normal task's);
 #     - the fork: one wakeup_new of the child, by the parent;
 #     - the move: a migrate of the mover from CPU 0 to CPU 1;
 #     - --report's scheduling latency per thread: ping and pong, 900 or
@@ -101,17 +102,20 @@ check "pong ($pong) is woken by ping ($ping), on CPU 0, aimed at CPU 1" \
 	pingpong "$pong" "$ping" 0
 
 case $rel in *-rt-*) rt=1 ;; *) rt=0 ;; esac
-# timer: 100 wake-ups or more, none by a thread of the workload itself
-# (an interrupt's, the timer's or an IO completion's, may come while one
-# of them runs: seen, the 9p reply to the sleeper's first printf while
-# pong ran); on RT all by ktimers threads, else some in the idle task
+# timer: 100 wake-ups or more, few (5 at most) by a thread of the
+# workload itself, as the sleeper starts: seen, main's fork releasing
+# the mmap lock the sleeper waited for (an interrupt's wake-up, the
+# timer's or an IO completion's, may come while a thread of the workload
+# runs and is not its doing: seen, the 9p reply to the sleeper's first
+# printf while pong ran); on RT all by ktimers threads, else some in the
+# idle task
 timer() {
 	wakers "$sleeper" | awk -v rt="$rt" -v w="$main $ping $pong $sleeper $mover" '
 	BEGIN { split(w, t); for (i in t) ours[t[i]] = 1 }
 	{ n++ } $1 in ours && !$5 { bad++ } $1 == 0 { idle++ }
 	$4 ~ /^ktimers\// { kt++ }
 	END { print "  " n " wake-ups: " idle + 0 " in the idle task, " kt + 0 " by ktimers, " bad + 0 " by the workload"
-	      exit !(n >= 100 && !bad && (rt ? kt >= 100 : idle > 0)) }'
+	      exit !(n >= 100 && bad <= 5 && (rt ? kt >= 100 : idle > 0)) }'
 }
 if [ "$rt" = 1 ]; then
 	check "the sleeper ($sleeper) is woken 100 times by ktimers threads (PREEMPT_RT)" timer

@@ -152,7 +152,6 @@ static bool wants_report(const struct options *o)
 	return o->report_path != NULL;
 }
 
-/* One trace: convert it, with progress on a terminal. */
 /* --follow: lines out before the converter waits for the tracer */
 static void flush_output(void *ctx)
 {
@@ -162,6 +161,8 @@ static void flush_output(void *ctx)
 		out->ops->flush(out);	/* an error stays for finish */
 }
 
+/* One trace: convert it, with progress on a terminal; with --follow, as
+ * it is written. */
 static int run_one(const struct options *o, const struct inputs *in,
 		   struct reporter *rep, struct result *res,
 		   struct output *out, struct convert_options *copt)

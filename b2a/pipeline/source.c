@@ -143,9 +143,31 @@ static inline void map_record(struct source *c, struct stream *s)
 						    s->rec.timestamp);
 }
 
+/*
+ * Following a trace, a packet record that ends its flush: a live trace's
+ * beacon (lket(5)), after which a quiet CPU's file may hold nothing else
+ * until tracing stops.  Reading ahead for metadata stops there: it would
+ * wait for that, and hold back every other CPU's events meanwhile.
+ */
+static bool at_beacon(const struct source *c, const struct stream *s)
+{
+	return c->follow && !s->pdu_left &&
+	       LKET_ID_GROUP(s->rec.id) == LKET_GROUP_LKET &&
+	       LKET_ID_HOOK(s->rec.id) == LKET_HOOK_PACKET;
+}
+
+/* The time of the first event is known: ts, as read.  0, or < 0. */
+static int first_event_at(struct source *c, uint64_t ts)
+{
+	c->first_pending = false;
+	c->info.first_ts = c->map ? source_clock_map(&c->clock, ts) : ts;
+	return c->filter ? filter_prepare(c->filter, &c->info) : 0;
+}
+
 int source_open(struct source *c, const char *const *paths, size_t npaths)
 {
 	size_t alloc = npaths ? npaths : 1, i, k, n, header, nlive = 0;
+	uint64_t first_ts = UINT64_MAX;
 	struct stream *s;
 	int ret;
 
@@ -166,7 +188,6 @@ int source_open(struct source *c, const char *const *paths, size_t npaths)
 	 * the file whose first record is the trace header, which says how
 	 * the flushes are numbered.
 	 */
-	c->info.first_ts = UINT64_MAX;
 	for (i = 0; i < n; i++)
 		c->first[i] = stream_next(&c->streams[i]);
 	for (i = 0; i < n; i++)
@@ -178,8 +199,8 @@ int source_open(struct source *c, const char *const *paths, size_t npaths)
 	for (k = 0; k < n; k++) {
 		i = k == 0 ? header : k <= header ? k - 1 : k;
 		s = &c->streams[i];
-		for (ret = c->first[i]; ret == 1 && metarec_is_metadata(&s->rec);
-		     ret = stream_next(s)) {
+		for (ret = c->first[i]; ret == 1 && metarec_is_metadata(&s->rec) &&
+		     !at_beacon(c, s); ret = stream_next(s)) {
 			map_record(c, s);
 			ret = deliver_record(c, s);
 			if (ret)
@@ -190,23 +211,22 @@ int source_open(struct source *c, const char *const *paths, size_t npaths)
 			      "read error: %s", strerror(-ret));
 			continue;
 		}
-		if (ret == 1) {
-			c->live[nlive++] = s;
-			if (s->rec.timestamp < c->info.first_ts)
-				c->info.first_ts = s->rec.timestamp;
-		}
+		if (ret != 1)
+			continue;
+		c->live[nlive++] = s;
+		/* at a beacon: this CPU's first event is still to come, and
+		 * may be the trace's; the merge finds it (source_step()) */
+		if (metarec_is_metadata(&s->rec))
+			c->first_pending = true;
+		else if (s->rec.timestamp < first_ts)
+			first_ts = s->rec.timestamp;
 	}
 	for (i = 0; i < n; i++)
 		c->files[i] = c->streams[i].path;
 	c->info.files = c->files;
 	c->info.nfiles = n;
-	if (c->info.first_ts == UINT64_MAX)
-		c->info.first_ts = 0;
-	else if (c->map)
-		c->info.first_ts = source_clock_map(&c->clock,
-						    c->info.first_ts);
-	if (c->filter) {
-		ret = filter_prepare(c->filter, &c->info);
+	if (!c->first_pending) {
+		ret = first_event_at(c, first_ts == UINT64_MAX ? 0 : first_ts);
 		if (ret)
 			return ret;
 	}
@@ -236,6 +256,11 @@ int source_step(struct source *c)
 
 	if (!s)
 		return 0;
+	if (c->first_pending && !metarec_is_metadata(&s->rec)) {
+		ret = first_event_at(c, s->rec.timestamp);
+		if (ret)
+			return ret;
+	}
 	map_record(c, s);
 	ret = deliver_record(c, s);
 	if (ret)

@@ -72,7 +72,9 @@ struct source;
 /* out: where events go (unused in scan mode, may be NULL then). */
 int source_new(struct source **s, struct output *out, struct diag *diag,
 	       struct convert_stats *stats, const struct source_options *opt);
-/* The trace's header and first time: complete after source_open(). */
+/* The trace's header and first time: complete after source_open(); when
+ * following a trace whose CPU is quiet, the first time once its first
+ * event is stepped to. */
 const struct trace_info *source_info(const struct source *s);
 /*
  * Open the files and read their leading metadata.  -ENOENT: none could

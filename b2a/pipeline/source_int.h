@@ -55,6 +55,8 @@ struct source {
 	int error;		/* first output error */
 	const char *host;	/* the label of a host; NULL: one trace */
 	struct follow *follow;	/* NULL, or a trace still written */
+	/* following: the first event's time is known when it comes */
+	bool first_pending;
 	struct source_clock clock;	/* onto the common time base */
 	bool map;		/* clock is not the identity */
 	/* scan mode: the events wanted go to scan, nothing to the output */

@@ -4,9 +4,13 @@
  * clock put on another's without reordering; scan mode (source.c and
  * deliver.c; metarec.c, tasks.c and losses.c in test_metarec.c).
  */
+#include <pthread.h>
+#include <time.h>
+
 #include "unit.h"
 #include "log_output.h"
 
+#include "input/follow.h"
 #include "pipeline/source.h"
 
 /* An event 200:9, which nothing describes, of tid on cpu at ts */
@@ -228,7 +232,118 @@ static void test_scan_after_meta(void **state)
 	source_free(src);
 }
 
+/* A packet record: with nothing after it in its flush, the beacon a
+ * quiet CPU writes in a live trace */
+#define PACKET(ts, cpu)							\
+	LE16(LKET_RECORD_MAGIC),	/* magic */			\
+	LE16(28),			/* total_size */		\
+	LE16(28),			/* sys_size */			\
+	LE16(0),			/* flags */			\
+	LE64(ts),			/* timestamp */			\
+	LE64(LKET_ID(0, LKET_GROUP_LKET, LKET_HOOK_PACKET, cpu)),	\
+	LE32(0)				/* discarded */
+
+/* The tracer: holds the files open until told to close them (5 s at
+ * most), as stapio does until tracing stops. */
+struct tracer {
+	int fd[2];
+	pthread_mutex_t lock;
+	pthread_cond_t go;
+	bool told, timed_out;
+};
+
+static void *tracer_run(void *arg)
+{
+	struct tracer *t = arg;
+	struct timespec until;
+	int ret = 0;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 5;
+	pthread_mutex_lock(&t->lock);
+	while (!t->told && ret != ETIMEDOUT)
+		ret = pthread_cond_timedwait(&t->go, &t->lock, &until);
+	t->timed_out = !t->told;
+	pthread_mutex_unlock(&t->lock);
+	close(t->fd[0]);
+	close(t->fd[1]);
+	return NULL;
+}
+
+/*
+ * Following a live trace whose CPU 1 has been quiet, its file nothing but
+ * beacons: CPU 0's events come out while the tracer still writes.  The
+ * metadata read ahead used to take the beacons for metadata and wait for
+ * CPU 1's first event, which came only when tracing stopped.  The time of
+ * the first event is the first event's, not a beacon's.
+ */
+static void test_follow_quiet_cpu(void **state)
+{
+	static const uint8_t quiet[] = {
+		LE32(1), LE32(28), PACKET(500, 1),
+		LE32(2), LE32(28), PACKET(1500, 1),
+	};
+	struct follow follow = { .interval_ms = 5 };
+	const struct source_options opt = { .follow = &follow };
+	struct tracer t = {
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+		.go = PTHREAD_COND_INITIALIZER,
+	};
+	struct fixture f;
+	pthread_t thread;
+	uint64_t key;
+	int lease;
+
+	(void)state;
+	if (host_big_endian())
+		skip();
+	unit_write(f.p0, sizeof(f.p0), "q_0", cpu0, sizeof(cpu0));
+	unit_write(f.p1, sizeof(f.p1), "q_1", quiet, sizeof(quiet));
+	lease = open(f.p1, O_RDONLY | O_CLOEXEC);
+	assert_true(lease >= 0);
+	if (fcntl(lease, F_SETLEASE, F_RDLCK)) {
+		print_message("no read lease on %s (%s): skipped\n", f.p1,
+			      strerror(errno));
+		close(lease);
+		skip();
+	}
+	fcntl(lease, F_SETLEASE, F_UNLCK);
+	close(lease);
+	t.fd[0] = open(f.p0, O_WRONLY | O_APPEND | O_CLOEXEC);
+	t.fd[1] = open(f.p1, O_WRONLY | O_APPEND | O_CLOEXEC);
+	assert_true(t.fd[0] >= 0 && t.fd[1] >= 0);
+	assert_int_equal(pthread_create(&thread, NULL, tracer_run, &t), 0);
+	f.paths[0] = f.p0;
+	f.paths[1] = f.p1;
+	diag_log_init(&f.diag);
+	follow.diag = &f.diag.d;
+	log_output_init(&f.out, &log_ops);
+	assert_int_equal(source_new(&f.src, &f.out.o, &f.diag.d, &f.stats,
+				    &opt), 0);
+	assert_int_equal(source_open(f.src, f.paths, 2), 0);
+	/* the first beacon, then CPU 0's first event */
+	while (source_peek(f.src, &key) && key <= 1000)
+		assert_int_equal(source_step(f.src), 0);
+	pthread_mutex_lock(&t.lock);
+	t.told = true;
+	pthread_cond_signal(&t.go);
+	pthread_mutex_unlock(&t.lock);
+	assert_string_equal(f.out.log, "event 200:9 1000 cpu 0 tid 10 pid -1\n");
+	assert_int_equal(source_info(f.src)->first_ts, 1000);
+	/* the rest when the tracer is done */
+	while (source_peek(f.src, &key))
+		assert_int_equal(source_step(f.src), 0);
+	assert_int_equal(source_finish(f.src), 0);
+	pthread_join(thread, NULL);
+	assert_false(t.timed_out);
+	assert_string_equal(f.out.log,
+			    "event 200:9 1000 cpu 0 tid 10 pid -1\n"
+			    "event 11:18 2500 cpu 0 tid 5 pid -1\n"
+			    "event 200:9 3000 cpu 0 tid 10 pid -1\n");
+	source_free(f.src);
+}
+
 UNIT_MAIN("source", unit_dir_setup, unit_dir_teardown,
 	  UNIT_TEST(test_steps), UNIT_TEST(test_clock),
 	  UNIT_TEST(test_clock_monotone), UNIT_TEST(test_scan),
-	  UNIT_TEST(test_scan_after_meta))
+	  UNIT_TEST(test_scan_after_meta), UNIT_TEST(test_follow_quiet_cpu))

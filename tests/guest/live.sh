@@ -10,7 +10,10 @@
 #       markers 300 ms apart, each an lseek to a distinct offset, and
 #       times how long each takes to show in the output of
 #       "lket-b2a --follow", started before the tracer (it waits for the
-#       files);
+#       files).  The tracer starts on CPU 0 too, so that its begin probes
+#       write the metadata there and CPU 1's file holds nothing but
+#       beacons (lket-b2a once waited for CPU 1's first event, which came
+#       when tracing stopped: every marker then missed);
 #     - interrupt: the same, 10 markers, "lket-b2a --follow -o FILE"
 #       stopped with SIGINT half-way;
 #  3. host:
@@ -58,7 +61,7 @@ ended() {
 # 1. followed to the end, from before the tracer starts
 "$builddir/lket-b2a" --follow \$d/t > \$d/live.txt 2> "$res/follow.err" &
 b2a=\$!
-"$top/tools/lket-run-traced" -o \$d/t lket_live.ko -- "$w" \$d 20 300 \$d/live.txt \
+taskset -c 0 "$top/tools/lket-run-traced" -o \$d/t lket_live.ko -- "$w" \$d 20 300 \$d/live.txt \
 	> "$res/out" 2> "$res/err"
 echo "run rc=\$?"
 if ended \$b2a 20; then

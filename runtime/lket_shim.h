@@ -222,11 +222,14 @@ static void lket_start(void)
 }
 
 static void lket_live_start(void);
+static bool lket_flight_arm(void);
 
+/* Hooks on; then a flight recorder is armed, or live beacons start. */
 static void lket_set_ready(void)
 {
 	smp_store_release(&lket_ready, 1);
-	lket_live_start();
+	if (!lket_flight_arm())
+		lket_live_start();
 }
 
 static inline bool lket_is_consumer(const struct task_struct *task)
@@ -670,6 +673,92 @@ static void lket_live_start(void)
 
 static void lket_live_stop(void)
 {
+}
+#endif
+
+/*
+ * The flight recorder (lket-run-traced --flight, lket(5) FLIGHT RECORDER;
+ * tools/stap-runtime-patches/98-relay-flight-recorder.patch): lket_flight=1
+ * on the module's command line arms it once the trace's start is written.
+ * A trigger (lket_snapshot()) freezes the buffers LKET_FLIGHT_GRACE_MS
+ * later; so does the stop.
+ */
+static int lket_flight;
+module_param(lket_flight, int, 0400);
+MODULE_PARM_DESC(lket_flight, "1: keep each CPU's newest records only, until lket_snapshot() or the stop (lket-run-traced --flight)");
+
+#ifndef LKET_FLIGHT_GRACE_MS
+#define LKET_FLIGHT_GRACE_MS	10
+#endif
+
+#if LKET_FRAMES && defined(STP_RELAY_FLIGHT) && !LKET_ASCII_TRACE
+MODULE_INFO(lket_flight_recorder, "1");	/* lket-run-traced checks */
+
+static bool lket_flight_on(void)
+{
+	return READ_ONCE(lket_flight) == 1;
+}
+
+/*
+ * The freeze, from the relay's wake-up timer, which then stops every
+ * probe but the end probes and has the module ask stapio to stop (what
+ * exit() does): no hook writes any more.
+ */
+static void lket_flight_freeze(void)
+{
+	smp_store_release(&lket_ready, 0);
+}
+
+static bool lket_flight_arm(void)
+{
+	if (!lket_flight_on())
+		return false;
+	_stp_relay_flight_arm(lket_flight_freeze);
+	return true;
+}
+
+/* From a probe: true when this call is the trigger that counts. */
+static bool lket_flight_trigger(void)
+{
+	return lket_flight_on() &&
+	       _stp_relay_flight_trigger(LKET_FLIGHT_GRACE_MS);
+}
+
+static void lket_flight_stop(void)
+{
+	if (lket_flight_on())
+		_stp_relay_flight_stop();
+}
+
+/* lket.flight's ring: the bytes of records a CPU keeps at most */
+static u64 lket_flight_ring(void)
+{
+	return _stp_relay_flight_ring();
+}
+#else
+/* A text trace, or a runtime without the flight recorder. */
+static bool lket_flight_on(void)
+{
+	return false;
+}
+
+static bool lket_flight_arm(void)
+{
+	return false;
+}
+
+static bool lket_flight_trigger(void)
+{
+	return false;
+}
+
+static void lket_flight_stop(void)
+{
+}
+
+static u64 lket_flight_ring(void)
+{
+	return 0;
 }
 #endif
 

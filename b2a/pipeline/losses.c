@@ -109,6 +109,20 @@ void losses_on_gap(void *ctx, const struct seq_gap *gap)
 
 	if (g->cpu >= 0)
 		snprintf(cpu, sizeof(cpu), " of CPU %d", g->cpu);
+	if (c->flight && !g->records) {
+		/* what the flight recorder went round over: no loss */
+		diagf(c->diag, DIAG_NOTE, NULL, -1,
+		      "%s%s%sthe flight recorder wrote over %llu flushes%s (sequence %u to %u) between %llu.%09llu and %llu.%09llu",
+		      c->host ? "host " : "", c->host ? c->host : "",
+		      c->host ? ": " : "",
+		      (unsigned long long)(g->last - g->first) + 1, cpu,
+		      g->first, g->last,
+		      (unsigned long long)(g->after_ts / 1000000000),
+		      (unsigned long long)(g->after_ts % 1000000000),
+		      (unsigned long long)(g->before_ts / 1000000000),
+		      (unsigned long long)(g->before_ts % 1000000000));
+		return;
+	}
 	if (g->records)
 		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
 		      "%s%s%s%llu records%s dropped by the tracer, its buffers full, between %llu.%09llu and %llu.%09llu",
@@ -147,6 +161,14 @@ static void on_end(void *ctx, const struct endcheck_report *r)
 
 	switch (r->what) {
 	case ENDCHECK_MISSING:
+		if (c->flight) {
+			diagf(c->diag, DIAG_NOTE, NULL, -1,
+			      "%s%s%s%llu records of CPU %d written over by the flight recorder: the tracer wrote %llu there (lket.cpu_end), the snapshot holds %llu",
+			      h, hl, hs, n, r->cpu,
+			      (unsigned long long)r->written,
+			      (unsigned long long)(r->written - r->n));
+			break;
+		}
 		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
 		      "%s%s%s%llu records of CPU %d lost %s: the tracer wrote %llu there (lket.cpu_end), the files hold %llu",
 		      h, hl, hs, n, r->cpu,
@@ -213,11 +235,16 @@ void losses_finish(struct source *c)
 	c->stats->lost = c->seq.lost;
 	for (i = 0; i < c->n; i++)
 		c->stats->lost += c->runs[i].lost;
+	/* a flight recording's gaps were written over, as notes said */
+	if (c->flight)
+		c->stats->lost = 0;
 	if (c->scan)
 		return;
 	for (i = 0; i < c->n; i++)
 		endcheck_file(&c->end, c->streams[i].cpu);
 	endcheck_finish(&c->end, c->end_expected, on_end, c, &f);
+	if (c->flight)
+		f.missing = 0;
 	c->stats->missing += f.missing;
 	c->stats->dropped += f.dropped;
 	c->stats->skipped += f.skipped;

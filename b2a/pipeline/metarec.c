@@ -102,6 +102,18 @@ static void on_host(struct source *c, const struct stream *s)
 		    str_named(&c->ev, "machine"));
 }
 
+static void on_flight(struct source *c, const struct stream *s)
+{
+	(void)s;
+	c->flight = true;
+	diagf(c->diag, DIAG_NOTE, NULL, -1,
+	      "%s%s%sa flight recording: each CPU kept its newest %lld KiB of records, to a snapshot taken %lld ms after its trigger or at the stop",
+	      c->host ? "host " : "", c->host ? c->host : "",
+	      c->host ? ": " : "",
+	      (long long)(event_int(&c->ev, "ring", 0) / 1024),
+	      (long long)event_int(&c->ev, "grace_ms", 0));
+}
+
 /* What registering an event did, said if it was refused. */
 static void registered(struct source *c, const struct stream *s,
 		       const char *what, int64_t g, int64_t h, int ret,
@@ -174,6 +186,7 @@ static const metarec_handler metarec_handlers[256] = {
 	[LKET_HOOK_CPU_END] = on_cpu_end,
 	[LKET_HOOK_TRACE_END] = on_trace_end,
 	[LKET_HOOK_HOST] = on_host,
+	[LKET_HOOK_FLIGHT] = on_flight,
 	[LKET_HOOK_REGSYSEVT] = on_register,
 	[LKET_HOOK_REGUSREVT] = on_register,
 	[LKET_HOOK_REGEVTDESC] = on_description,

@@ -42,6 +42,9 @@ struct source {
 	bool seq_per_cpu;	/* the trace header says version 2 or 3 */
 	bool end_expected;	/* ... 3: the trace ends with lket.trace_end */
 	struct endcheck end;	/* the files against that end */
+	/* lket.flight: a flight recording, whose files skip what each
+	 * CPU's buffer wrote over (not lost: never meant to be kept) */
+	bool flight;
 	struct trace_info info;
 	struct output *out;
 	struct diag *diag;

@@ -149,6 +149,8 @@ static uint32_t sequence[NCPU] = { 1, 1 };
 /* -e: end the trace with lket.cpu_end and lket.trace_end; -k N skipped */
 static bool with_end;
 static long nr_skipped;
+/* -F: a flight recording (lket.flight after the trace header) */
+static bool flight;
 /* what the end records say: records written and dropped by CPU (all but
  * packet and end records), and the time of the last */
 static uint64_t written[NCPU], dropped[NCPU], last_ts;
@@ -411,6 +413,8 @@ static void metadata(uint64_t ts)
 	size_t i;
 
 	trace_header(ts);
+	if (flight)
+		event(0, ts, 900, "lket.flight", I(1 << 20), I(10));
 	for (i = 0; i < NCAT; i++) {
 		if (catalogue[i].meta || (no_meta_1_2 &&
 		    (catalogue[i].group == LKET_GROUP_SYSCALL ||
@@ -1627,8 +1631,11 @@ int main(int argc, char **argv)
 	const struct trace_kind *kind;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "f:psn:ek:c:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "f:psn:ek:c:w:F")) != -1) {
 		switch (opt) {
+		case 'F':
+			flight = true;
+			break;
 		case 'c':
 			cpu_number[1] = (unsigned int)atol(optarg);
 			break;
@@ -1663,7 +1670,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[optind], kind->name))
 			break;
 	if (argc - optind != 2 || kind == kinds + sizeof(kinds) / sizeof(kinds[0])) {
-		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-e] [-k N] [-c CPU] [-w WALL_OFFSET] [-n EVENTS] KIND PREFIX\nKIND:");
+		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-e] [-F] [-k N] [-c CPU] [-w WALL_OFFSET] [-n EVENTS] KIND PREFIX\nKIND:");
 		for (kind = kinds; kind < kinds + sizeof(kinds) / sizeof(kinds[0]); kind++)
 			fprintf(stderr, " %s", kind->name);
 		fprintf(stderr, "\n");

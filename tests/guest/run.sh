@@ -39,7 +39,7 @@ case $jobs in ''|*[!0-9]*|0) echo "guest: LKET_GUEST_JOBS=$jobs is not a count" 
 # The longest first, so that the last to end is a short one (seconds
 # here, on 6.1 with TCG: stress 170, nfs 157, core 132, stack 110,
 # multihost 100, loss 89, scsi 66...).  A test missing here runs last.
-order="stress nfs core stack multihost loss scsi sched iosyscall transport ctf live"
+order="stress nfs core stack multihost loss scsi sched iosyscall transport ctf flight live"
 order="$order ioscheduler smoke aio toctou netdev latemod"
 
 script_of() {

@@ -1,0 +1,184 @@
+#!/bin/sh
+# Guest test of the flight recorder (lket-run-traced --flight,
+# lket_snapshot(); tools/stap-runtime-patches/98-relay-flight-recorder.patch).
+#
+#  1. build (host): the workload (tests/guest/workloads/flight.c) and a
+#     module of addevent.iosyscall.read.entry and .return whose probe
+#     bodies count the records they wrote on CPU 0 (said at the end, in a
+#     warning) and call lket_snapshot() when a read took over 50 ms;
+#  2. guest, each CPU keeping 1 MB, the trace in a tmpfs:
+#     - trigger: the workload, on CPU 0, makes 2 x 50000 one-byte reads
+#       of /dev/zero with one read of a FIFO between them that lasts
+#       300 ms (its writer, started before tracing, waits); tracer and
+#       writer on CPU 1;
+#     - signal: fast reads until told to stop, no slow one; SIGUSR1 to
+#       lket-run-traced a second after tracing started, the workload
+#       told to stop 2 s later;
+#     - stop: 100000 fast reads, no trigger: the snapshot is taken when
+#       tracing stops;
+#  3. host:
+#     - trigger: lket-b2a converts without damage, says it is a flight
+#       recording, and says how many records of CPU 0 the recorder
+#       wrote over: the reads the module wrote there (the count) less
+#       those the snapshot holds, plus at most the module's other
+#       records there (lket.cpu_end's count less the reads); the
+#       snapshot holds the trace's start (the process snapshot), the
+#       slow read (a return over 50 ms after its entry, of the FIFO's
+#       descriptor), at least 1000 reads before it, reads after it (the
+#       grace period), and nothing later than the slow read's return +
+#       the grace period (lket.flight's) + 50 ms (the timer's tick and a
+#       TCG slack);
+#     - signal: the workload ran to its end, the trace ended first (the
+#       module wrote fewer read records than the workload's reads make), and
+#       the overwrite count is right as above;
+#     - stop: the same checks, and the snapshot ends with the workload's
+#       last read (its return, then nothing more of CPU 0's).
+#
+# Exit 0 pass, 1 fail, 77 skipped (only with LKET_SKIP_GUEST=1).
+group=flight
+. "$(cd "$(dirname "$0")" && pwd)/io-common.sh"
+
+w=$work/flight
+check "build: workload" \
+	gcc -O1 -Wall -Wextra -Werror -o "$w" "$top/tests/guest/workloads/flight.c"
+check "build: iosyscall.read hooks with a latency trigger (stap -p4)" \
+	build_module lket_flight '
+global entered, written0
+probe addevent.iosyscall.read.entry
+{
+	entered[tid()] = gettimeofday_ns()
+	if (cpu() == 0)
+		written0++
+}
+probe addevent.iosyscall.read.return
+{
+	if (cpu() == 0)
+		written0++
+	if (tid() in entered && gettimeofday_ns() - entered[tid()] > 50000000 &&
+	    lket_snapshot())
+		warn(sprintf("flight: lket_snapshot() by tid %d", tid()))
+	delete entered[tid()]
+}
+probe end
+{
+	warn(sprintf("flight: CPU 0 read records written %d", written0))
+}'
+skip_guest
+[ -f "$work/lket_flight.ko" ] || finish
+
+cat > "$work/guest.sh" <<EOS
+set -u
+d=/run/lket-flight
+mkdir -p \$d && mount -t tmpfs lket-flight \$d || exit 1
+cd "$work"
+
+# 1. the latency trigger
+mkfifo \$d/fifo
+taskset -c 1 "$w" writer \$d/fifo 300 &
+writer=\$!
+taskset -c 1 "$top/tools/lket-run-traced" --flight 1 -o \$d/t lket_flight.ko -- \
+	"$w" reader 50000 \$d/fifo > "$res/out" 2> "$res/err"
+echo "trigger: run rc=\$?"
+kill \$writer 2> /dev/null
+wait \$writer
+cp \$d/t_* "$res/"
+
+# 2. SIGUSR1
+taskset -c 1 "$top/tools/lket-run-traced" --flight 1 -o \$d/u lket_flight.ko -- \
+	"$w" spin \$d/stop > "$res/sig.out" 2> "$res/sig.err" &
+run=\$!
+n=0
+while [ ! -e \$d/u_0 ] && [ \$n -lt 100 ]; do sleep 0.05; n=\$((n + 1)); done
+sleep 1
+kill -USR1 \$run
+sleep 2
+touch \$d/stop
+wait \$run
+echo "signal: run rc=\$?"
+cp \$d/u_* "$res/"
+
+# 3. no trigger: the stop
+taskset -c 1 "$top/tools/lket-run-traced" --flight 1 -o \$d/v lket_flight.ko -- \
+	"$w" reader 100000 > "$res/stop.out" 2> "$res/stop.err"
+echo "stop: run rc=\$?"
+cp \$d/v_* "$res/"
+exit 0
+EOS
+run_guest "$work/guest.sh"
+
+# flight_checks NAME TRACE ERR: what both runs must show; sets written,
+# found and over (CPU 0's read records written, in the snapshot, and
+# the records lket-b2a says were written over there)
+flight_checks() {
+	name=$1
+	decode -o "$res/$1.txt" "$res/$2" 2> "$res/$1.b2a.err"
+	rc=$?
+	sed "s/^/  $1: /" "$res/$1.b2a.err"
+	check "$1: lket-b2a converted the snapshot without damage (exit $rc)" test $rc = 0
+	check "$1: lket-b2a says it is a flight recording" \
+		grep -q 'a flight recording: each CPU kept its newest' "$res/$1.b2a.err"
+	check "$1: the snapshot holds the trace's start (the process snapshot)" \
+		grep -q ' process\.snapshot ' "$res/$1.txt"
+	written=$(sed -n 's/.*flight: CPU 0 read records written \([0-9]*\).*/\1/p' "$res/$3" | tail -1)
+	found=$(awk '$2 == 0 && $6 ~ /^iosyscall\.read\./' "$res/$1.txt" | wc -l)
+	set -- $(sed -n 's/.* \([0-9]*\) records of CPU 0 written over by the flight recorder: the tracer wrote \([0-9]*\) there .*/\1 \2/p' \
+		"$res/$1.b2a.err") "" ""
+	over=$1 all=$2
+	echo "  $name: CPU 0: ${written:-?} read records written, ${found:-?} in the snapshot; lket-b2a: ${over:-none} of ${all:-?} records written over"
+	# the CPU's other records (task records of other tasks, the
+	# snapshot's) may have been written over too: at most all of them
+	check "$name: lket-b2a's count of CPU 0's records written over is the reads written less those kept, plus at most the ${all:-?} - ${written:-?} others the module wrote there (${over:-none})" \
+		test -n "$over" -a -n "$written" -a -n "$all" -a "${over:-0}" -gt 0 -a \
+		"${over:-0}" -ge "$(( ${written:-0} - ${found:-0} ))" -a \
+		"${over:-0}" -le "$(( ${written:-0} - ${found:-0} + ${all:-0} - ${written:-0} ))"
+}
+
+# --- 1. the latency trigger
+check "trigger: the workload ran to its end" grep -qx done "$res/out"
+check "trigger: lket_snapshot() fired" grep -q 'flight: lket_snapshot() by tid' "$res/err"
+flight_checks trigger t err
+fd=$(sed -n 's/^fd //p' "$res/out")
+grace=$(sed -n 's/.*newest [0-9]* KiB of records, to a snapshot taken \([0-9]*\) ms.*/\1/p' \
+	"$res/trigger.b2a.err")
+# the slow read, the reads before and after it, and the last record
+awk -v fd="${fd:-x}" -v grace="${grace:-0}" '
+	$2 != 0 || $6 !~ /^iosyscall\.read\./ { if ($1 > last) last = $1; next }
+	{ if ($1 > last) last = $1 }
+	$6 == "iosyscall.read.entry" {
+		if (slow) after++; else before++
+		entry[$3] = $1; entry_fd[$3] = $7
+		next
+	}
+	!slow && ($3 in entry) && entry_fd[$3] == "fd=" fd &&
+	$1 - entry[$3] > 0.05 { slow = $1; lat = $1 - entry[$3] }
+	END {
+		printf "slow %s lat %.3f before %d after %d last %s grace %d\n",
+			slow ? slow : "none", lat, before, after, last, grace
+		if (!slow) exit 1
+		printf "beyond %.3f\n", last - slow
+	}' "$res/trigger.txt" > "$res/slow" 2>&1
+cat "$res/slow" | sed 's/^/  trigger: /'
+check "trigger: the snapshot holds the slow read (fd ${fd:-?}, over 50 ms)" \
+	grep -q '^slow [0-9]' "$res/slow"
+before=$(sed -n 's/.* before \([0-9]*\) .*/\1/p' "$res/slow")
+after=$(sed -n 's/.* after \([0-9]*\) .*/\1/p' "$res/slow")
+beyond=$(sed -n 's/^beyond //p' "$res/slow")
+check "trigger: at least 1000 reads before it (${before:-0})" test "${before:-0}" -ge 1000
+check "trigger: reads after it, in the grace period (${after:-0})" test "${after:-0}" -ge 1
+check "trigger: nothing later than its return + ${grace:-?} ms + 50 ms (the last record: ${beyond:-?} s on)" \
+	awk -v b="${beyond:-x}" -v g="${grace:-0}" \
+	'BEGIN { exit !(b ~ /^[0-9.]+$/ && b <= (g + 50) / 1000) }'
+
+# --- 2. SIGUSR1
+check "signal: the workload ran to its end" grep -qx done "$res/sig.out"
+flight_checks signal u sig.err
+reads=$(sed -n 's/^reads //p' "$res/sig.out")
+check "signal: the trace ended before the workload did (${written:-?} read records written, of the $((2 * ${reads:-0})) its ${reads:-?} reads make)" \
+	test -n "$written" -a "${written:-0}" -lt "$((2 * ${reads:-0}))"
+
+# --- 3. the stop
+check "stop: the workload ran to its end" grep -qx done "$res/stop.out"
+flight_checks stop v stop.err
+check "stop: the snapshot ends with the workload's last read ($(awk '$2 == 0' "$res/stop.txt" | tail -1 | cut -d' ' -f5,6))" \
+	sh -c "awk '\$2 == 0' '$res/stop.txt' | tail -1 | grep -q ' flight iosyscall\.read\.return return=1\$'"
+finish

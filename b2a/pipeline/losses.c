@@ -109,21 +109,7 @@ void losses_on_gap(void *ctx, const struct seq_gap *gap)
 
 	if (g->cpu >= 0)
 		snprintf(cpu, sizeof(cpu), " of CPU %d", g->cpu);
-	if (c->flight && !g->records) {
-		/* what the flight recorder went round over: no loss */
-		diagf(c->diag, DIAG_NOTE, NULL, -1,
-		      "%s%s%sthe flight recorder wrote over %llu flushes%s (sequence %u to %u) between %llu.%09llu and %llu.%09llu",
-		      c->host ? "host " : "", c->host ? c->host : "",
-		      c->host ? ": " : "",
-		      (unsigned long long)(g->last - g->first) + 1, cpu,
-		      g->first, g->last,
-		      (unsigned long long)(g->after_ts / 1000000000),
-		      (unsigned long long)(g->after_ts % 1000000000),
-		      (unsigned long long)(g->before_ts / 1000000000),
-		      (unsigned long long)(g->before_ts % 1000000000));
-		return;
-	}
-	if (g->records)
+	if (g->records) {
 		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
 		      "%s%s%s%llu records%s dropped by the tracer, its buffers full, between %llu.%09llu and %llu.%09llu",
 		      c->host ? "host " : "", c->host ? c->host : "",
@@ -133,17 +119,23 @@ void losses_on_gap(void *ctx, const struct seq_gap *gap)
 		      (unsigned long long)(g->after_ts % 1000000000),
 		      (unsigned long long)(g->before_ts / 1000000000),
 		      (unsigned long long)(g->before_ts % 1000000000));
-	else
-		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
-		      "%s%s%slost %llu flushes%s (sequence %u to %u) between %llu.%09llu and %llu.%09llu",
+	} else {
+		/* a flight recording's gap: what the recorder went round
+		 * over, no loss */
+		diagf(c->diag, c->flight ? DIAG_NOTE : DIAG_DAMAGE, NULL, -1,
+		      "%s%s%s%s %llu flushes%s (sequence %u to %u) between %llu.%09llu and %llu.%09llu",
 		      c->host ? "host " : "", c->host ? c->host : "",
 		      c->host ? ": " : "",
+		      c->flight ? "the flight recorder wrote over" : "lost",
 		      (unsigned long long)(g->last - g->first) + 1, cpu,
 		      g->first, g->last,
 		      (unsigned long long)(g->after_ts / 1000000000),
 		      (unsigned long long)(g->after_ts % 1000000000),
 		      (unsigned long long)(g->before_ts / 1000000000),
 		      (unsigned long long)(g->before_ts % 1000000000));
+		if (c->flight)
+			return;
+	}
 	gap_out(c, g);
 }
 

@@ -677,7 +677,7 @@ static void lket_live_stop(void)
 #endif
 
 /*
- * The flight recorder (lket-run-traced --flight, lket(5) FLIGHT RECORDER;
+ * The flight recorder (lket-run-traced --flight, lket(5) Flight recorder;
  * tools/stap-runtime-patches/98-relay-flight-recorder.patch): lket_flight=1
  * on the module's command line arms it once the trace's start is written.
  * A trigger (lket_snapshot()) freezes the buffers LKET_FLIGHT_GRACE_MS
@@ -700,9 +700,8 @@ static bool lket_flight_on(void)
 }
 
 /*
- * The freeze, from the relay's wake-up timer, which then stops every
- * probe but the end probes and has the module ask stapio to stop (what
- * exit() does): no hook writes any more.
+ * The freeze, from the relay's wake-up timer, which then has the module
+ * ask stapio to stop: no hook writes any more.
  */
 static void lket_flight_freeze(void)
 {

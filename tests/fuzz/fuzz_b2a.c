@@ -10,6 +10,7 @@
  * refusals are expected and ignored.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -61,7 +62,9 @@ static void remove_dir(const char *dir)
 			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-			unlink(path);
+			/* the CTF layout has a folder in it: kernel/ */
+			if (unlink(path) && errno == EISDIR)
+				remove_dir(path);
 		}
 		closedir(d);
 	}

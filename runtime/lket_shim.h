@@ -723,10 +723,10 @@ static bool lket_flight_trigger(void)
 	       _stp_relay_flight_trigger(LKET_FLIGHT_GRACE_MS);
 }
 
+/* a no-op unless armed */
 static void lket_flight_stop(void)
 {
-	if (lket_flight_on())
-		_stp_relay_flight_stop();
+	_stp_relay_flight_stop();
 }
 
 /* lket.flight's ring: the bytes of records a CPU keeps at most */

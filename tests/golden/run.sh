@@ -119,17 +119,14 @@ case_end_tail_stat() {
 	$gen -p -e golden t && head -c 511 t_1 > x && mv x t_1; echo --stat t; }
 # a frame in the middle lost as well (case_pcpu_lost's): a gap, and the
 # count says where the records went
-case_end_gap() {
-	$gen -p -e golden t && head -c 68 t_1 > x && tail -c +145 t_1 >> x &&
-		head -c 435 x > t_1; echo t; }
+end_gap() {
+	$gen -p -e "$@" golden t && head -c 68 t_1 > x && tail -c +145 t_1 >> x &&
+		head -c 435 x > t_1; }
+case_end_gap()  { end_gap; echo t; }
 # the same, a flight recording (lket.flight): the gap and the records
 # the count misses were written over, not lost (notes, exit 0)
-case_flight() {
-	$gen -p -e -F golden t && head -c 68 t_1 > x && tail -c +145 t_1 >> x &&
-		head -c 435 x > t_1; echo t; }
-case_flight_stat() {
-	$gen -p -e -F golden t && head -c 68 t_1 > x && tail -c +145 t_1 >> x &&
-		head -c 435 x > t_1; echo --stat t; }
+case_flight()   { end_gap -F; echo t; }
+case_flight_stat() { end_gap -F; echo --stat t; }
 # the end itself was never read: how much is lost cannot be told
 case_end_none() { $gen -p -e golden t && head -c 42829 t_0 > x && mv x t_0; echo t; }
 # SystemTap skipped probe hits: records lost that no count of LKET's has

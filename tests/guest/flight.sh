@@ -110,7 +110,6 @@ run_guest "$work/guest.sh"
 # found and over (CPU 0's read records written, in the snapshot, and
 # the records lket-b2a says were written over there)
 flight_checks() {
-	name=$1
 	decode -o "$res/$1.txt" "$res/$2" 2> "$res/$1.b2a.err"
 	rc=$?
 	sed "s/^/  $1: /" "$res/$1.b2a.err"
@@ -121,13 +120,13 @@ flight_checks() {
 		grep -q ' process\.snapshot ' "$res/$1.txt"
 	written=$(sed -n 's/.*flight: CPU 0 read records written \([0-9]*\).*/\1/p' "$res/$3" | tail -1)
 	found=$(awk '$2 == 0 && $6 ~ /^iosyscall\.read\./' "$res/$1.txt" | wc -l)
-	set -- $(sed -n 's/.* \([0-9]*\) records of CPU 0 written over by the flight recorder: the tracer wrote \([0-9]*\) there .*/\1 \2/p' \
-		"$res/$1.b2a.err") "" ""
-	over=$1 all=$2
-	echo "  $name: CPU 0: ${written:-?} read records written, ${found:-?} in the snapshot; lket-b2a: ${over:-none} of ${all:-?} records written over"
+	counts=$(sed -n 's/.* \([0-9]*\) records of CPU 0 written over by the flight recorder: the tracer wrote \([0-9]*\) there .*/\1 \2/p' \
+		"$res/$1.b2a.err")
+	over=${counts% *} all=${counts#* }
+	echo "  $1: CPU 0: ${written:-?} read records written, ${found:-?} in the snapshot; lket-b2a: ${over:-none} of ${all:-?} records written over"
 	# the CPU's other records (task records of other tasks, the
 	# snapshot's) may have been written over too: at most all of them
-	check "$name: lket-b2a's count of CPU 0's records written over is the reads written less those kept, plus at most the ${all:-?} - ${written:-?} others the module wrote there (${over:-none})" \
+	check "$1: lket-b2a's count of CPU 0's records written over is the reads written less those kept, plus at most the ${all:-?} - ${written:-?} others the module wrote there (${over:-none})" \
 		test -n "$over" -a -n "$written" -a -n "$all" -a "${over:-0}" -gt 0 -a \
 		"${over:-0}" -ge "$(( ${written:-0} - ${found:-0} ))" -a \
 		"${over:-0}" -le "$(( ${written:-0} - ${found:-0} + ${all:-0} - ${written:-0} ))"
@@ -142,8 +141,8 @@ grace=$(sed -n 's/.*newest [0-9]* KiB of records, to a snapshot taken \([0-9]*\)
 	"$res/trigger.b2a.err")
 # the slow read, the reads before and after it, and the last record
 awk -v fd="${fd:-x}" -v grace="${grace:-0}" '
-	$2 != 0 || $6 !~ /^iosyscall\.read\./ { if ($1 > last) last = $1; next }
-	{ if ($1 > last) last = $1 }
+	$1 > last { last = $1 }
+	$2 != 0 || $6 !~ /^iosyscall\.read\./ { next }
 	$6 == "iosyscall.read.entry" {
 		if (slow) after++; else before++
 		entry[$3] = $1; entry_fd[$3] = $7

@@ -272,19 +272,36 @@ def report_pairs(text):
     return out
 
 
+def unknown_pairs(events):
+    """name -> the calls of that name (of ANALYSED) that --report pairs
+    but the export gave as syscall_entry_unknown, its arguments missing:
+    not I/O to LTTng.  Paired as --report pairs them, by thread and name
+    in time order, so that an entry the trace ends before the return of
+    (tracing stopped between its two records) is not taken off."""
+    lket_name = dict((v[0], k) for k, v in compare.CALLS.items())
+    seq = sorted((e[0], cpu, i, e) for cpu, evs in events.items()
+                 for i, e in enumerate(compare.merged(evs)))
+    pending, out = {}, {}
+    for _, _, _, (t, name, tid, pid, comm, fields) in seq:
+        if name == 'syscall_entry':
+            call = compare.syscall_name_of(fields)
+            pending[(tid, call)] = call in compare.ANALYSED
+        elif name.startswith('syscall_entry_'):
+            pending[(tid, lket_name.get(name[len('syscall_entry_'):]))] = False
+        elif name == 'syscall_return':
+            call = compare.syscall_name_of(fields)
+            if pending.pop((tid, call), False):
+                out[call] = out.get(call, 0) + 1
+    return out
+
+
 def check_iolatency(results, report, events):
     # Records dropped (LKET_AGREE_DROP_RUNS runs of them, as lket-b2a
     # reported) can leave a call's entry without its return: LTTng and
     # --report then pair what is left each its own way.  A run has two
     # ends, and at each at most one call a CPU is cut: 2 x 2 CPUs a run.
     slack = 4 * int(os.environ.get('LKET_AGREE_DROP_RUNS', '0'))
-    # calls the export could not give their arguments: not I/O to LTTng
-    unknown = {}
-    for evs in events.values():
-        for e in compare.merged(evs):
-            name = compare.syscall_name_of(e[5])
-            if e[1] == 'syscall_entry' and name in compare.ANALYSED:
-                unknown[name] = unknown.get(name, 0) + 1
+    unknown = unknown_pairs(events)
     rows = ([r for r in results if r['class'] == 'syscall-latency-stats'] +
             [{'data': []}])[0]
     bad, n = [], 0

@@ -120,6 +120,7 @@ start() {
 	echo "$rel $t" >"$log.name"
 	(
 		s=$(date +%s)
+		echo $((s - run_start)) >"$log.start"
 		if [ "$dir" != "$build" ]; then
 			LKET_KERNEL_RELEASE=$rel LKET_ROOTDIR=$build/roots
 			export LKET_KERNEL_RELEASE LKET_ROOTDIR
@@ -137,6 +138,7 @@ LKET_BUILDDIR=$build "$top/tools/lket-buildenv" --release "$default_rel" \
 LKET_BUILDDIR=$build "$top/tests/vm/lket-vm" setup ||
 	{ echo "guest: lket-vm setup failed" >&2; exit 1; }
 
+run_start=$(date +%s)
 total=$(wc -l <"$queue")
 n=0 running=0 done_=0 pass=0 fail=0 failed=
 waited=0
@@ -150,7 +152,10 @@ while [ "$done_" -lt "$total" ]; do
 		echo "== guest: $rel: $t"
 		cat "$base.log"
 		rc=$(cat "$rcf")
-		echo "== guest: $rel: $t: $(cat "$base.secs") s"
+		# and when it ran, from the guest tests' start: what CI's time
+		# went on
+		secs=$(cat "$base.secs") from=$(cat "$base.start" 2>/dev/null || echo 0)
+		echo "== guest: $rel: $t: $secs s (+$from s to +$((from + secs)) s)"
 		if [ "$rc" = 0 ]; then
 			pass=$((pass + 1))
 		else

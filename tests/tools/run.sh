@@ -8,6 +8,9 @@
 #    and an old 0644 file written over is made private first;
 #  * a runtime copy that another user may write is refused, and one
 #    changed since it was made is made again;
+#  * --flight: staprun gets lket_flight=1; SIGUSR1 with no module says
+#    so, and Ctrl-C reaches staprun (in the background) and leaves the
+#    command to end;
 #  * tools/lket-target picks the machine's Debian suite's kernel.
 #
 #   tests/tools/run.sh BUILD        prints "tools: N passed, M failed"
@@ -30,6 +33,8 @@ EOS
 # wordexp(3) and execvp), ends when CMD sends it SIGINT
 cat >"$work/bin/staprun" <<'EOS'
 #!/bin/sh
+# a flight recording: staprun.pl (below)
+case " $* " in *" lket_flight=1 "*) exec perl "$0.pl" "$@" ;; esac
 while [ $# -gt 1 ]; do
 	case $1 in
 	-o) out=$2; shift 2 ;;
@@ -43,6 +48,32 @@ trap 'exit 0' INT
 eval "set -- $cmd"
 "$@" &
 while :; do sleep 0.1; done
+EOS
+# The same for a flight recording (lket-run-traced --flight), which runs
+# staprun in the background, where sh ignores SIGINT: like stapio, this
+# one sets its own handlers, and writes the signals it gets and its
+# arguments to OUT.staprun.
+cat >"$work/bin/staprun.pl" <<'EOS'
+use strict;
+my @args = @ARGV;
+my ($out, $cmd);
+while (@ARGV > 1) {
+	my $a = shift @ARGV;
+	if ($a eq '-o') { $out = shift @ARGV; }
+	elsif ($a eq '-c') { $cmd = shift @ARGV; }
+	elsif ($a eq '-b') { shift @ARGV; }
+	else { unshift @ARGV, $a; last; }
+}
+for my $c (0, 1) { open(my $f, '>', "${out}_$c") or exit 1; close $f; }
+open(my $log, '>>', "$out.staprun") or exit 1;
+$log->autoflush(1);
+print $log "args: @args\n";
+sub caught { print $log "$_[0]\n"; exit 0 }
+$SIG{INT} = $SIG{TERM} = \&caught;
+my $pid = fork;
+exit 1 unless defined $pid;
+exec('/bin/sh', '-c', "exec $cmd") or exit 127 if $pid == 0;
+select(undef, undef, undef, 0.1) while 1;
 EOS
 chmod +x "$work/bin/modinfo" "$work/bin/staprun"
 : >"$work/m.ko"
@@ -73,6 +104,36 @@ run -o "$work/old/t" m.ko -- true >"$work/out" 2>&1 || bad "lket-run-traced over
 modes=$(stat -c '%a' "$work/old/t_0" "$work/old/t_1" 2>&1 | tr '\n' ' ')
 [ "$modes" = "600 600 " ] && ok "an old 0644 trace file written over is 0600" ||
 	bad "modes after writing over an old trace: $modes (want 600 600)"
+
+# --flight: staprun gets the buffer size and lket_flight=1; SIGUSR1 with
+# no module loaded says so and the run goes on; SIGINT (Ctrl-C) goes on
+# to staprun, and lket-run-traced waits for the command, which a
+# snapshot does not end, and exits with its status
+mkdir -p "$work/fl"
+(cd "$work" && umask 022 && PATH=$work/bin:$PATH exec timeout 20 \
+	"$top/tools/lket-run-traced" --flight 3 -o "$work/fl/t" m.ko -- \
+	sh -c 'sleep 2; echo done >"$1"' sh "$work/fl/cmd") >"$work/out" 2>&1 &
+fp=$!
+i=0
+while [ ! -s "$work/fl/t.staprun" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 0.3
+# the timeout's child: lket-run-traced itself
+rt=$(pgrep -P $fp -f lket-run-traced)
+kill -USR1 "$rt"; sleep 0.3
+kill -INT "$rt"
+wait $fp
+rc=$?
+fl=$(cat "$work/fl/t.staprun" 2>/dev/null | tr '\n' '|')
+case $fl in
+"args: -b 3 -o $work/fl/t -c "*" m.ko lket_flight=1|INT|") ok "--flight: staprun -b 3 ... lket_flight=1, and Ctrl-C passed on to it" ;;
+*) bad "--flight: staprun got: $fl" ;;
+esac
+[ "$(cat "$work/out")" = "lket-run-traced: no snapshot: /proc/systemtap/m/lket_snapshot cannot be written" ] &&
+	ok "--flight: SIGUSR1 with no module loaded: no snapshot, said" ||
+	bad "--flight: SIGUSR1: $(cat "$work/out")"
+[ $rc = 0 ] && [ "$(cat "$work/fl/cmd" 2>/dev/null)" = done ] &&
+	ok "--flight: after Ctrl-C, the command ran to its end, status 0" ||
+	bad "--flight: status $rc, the command wrote '$(cat "$work/fl/cmd" 2>/dev/null)': $(cat "$work/out")"
 
 # lket-buildenv's runtime copy, for the default kernel's headers
 rel=$("$top/tools/lket-target")

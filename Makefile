@@ -260,7 +260,7 @@ check-multihost: all
 # minutes here: all of them on every target would not fit in CI's hour).
 TARGETS := $(shell tools/lket-target --list)
 OTHER_TARGETS := $(filter-out $(KERNEL_RELEASE),$(TARGETS))
-TARGET_GUEST_TESTS = smoke transport core nfs stack sched live flight
+TARGET_GUEST_TESTS = transport core nfs stack sched live flight
 
 # make check's guest tests: every test of the default kernel and
 # TARGET_GUEST_TESTS of the others, LKET_GUEST_JOBS at a time, each

@@ -168,7 +168,6 @@ check:
 	tests/prepare-targets --start $(BUILD) $(OTHER_TARGETS)
 	$(MAKE) -j$(JOBS) -O check-unit check-golden check-ctf check-svg check-db \
 		check-fuzz check-catalogue check-tools check-package
-	tests/prepare-targets --hurry $(BUILD)
 	$(MAKE) check-tapset
 	$(MAKE) check-guest-targets
 	tests/prepare-targets --wait $(BUILD)

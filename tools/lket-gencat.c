@@ -665,7 +665,9 @@ static void gen_group_alias(const char *node, const struct group *g)
  * A hook's public alias, in two steps: the hand-written __lket_<name>
  * has set one local per field; the writer, the gate too, opens the record
  * before the user's probe body, the public alias closes it after (so
- * that user-appended data lands in the record).
+ * that user-appended data lands in the record).  The writer's statement
+ * reads _lket_lock_point first: the user's globals are locked there
+ * (tapset/lket_core.stp says why).
  */
 static void gen_hook_alias(const struct event *e)
 {
@@ -679,7 +681,7 @@ static void gen_hook_alias(const struct event *e)
 		col = put_item(col, 0, item, " * ", 3);
 	}
 	printf(" */\nprobe __lket_rec.%s = __lket_%s\n{\n", e->name, e->name);
-	col = printf("\tif (_lket_write_%s(", e->upper) + 7;
+	col = printf("\tif (_lket_lock_point || _lket_write_%s(", e->upper) + 7;
 	for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
 		const struct lookup *l = lookup_of(e, name);
 

@@ -22,6 +22,7 @@ run list
 run modules
 run native
 run baduse
+run locking
 # The build tests compile one module each, a job per core at a time
 # (each stap runs one compiler at a time); their output is shown in order.
 jobs=$(nproc 2>/dev/null || echo 1)

@@ -4,8 +4,8 @@
 # before the first statement that uses a global, even a branch; the
 # aliases read _lket_lock_point first (tapset/lket_core.stp).  In the C of
 # "probe addevent.* { if (cpu() == 0) count++; count++ }" (stap -p3),
-# each probe that uses count takes its locks right before that read, and
-# before count is used.  Without the read, the second count++ ran unlocked
+# each probe that uses count takes its locks at the top level of its
+# body, no later than that read, and before count is used.  Without the read, the second count++ ran unlocked
 # on every CPU but 0.
 . "$(dirname "$0")/lib.sh"
 

@@ -65,13 +65,20 @@ struct lket_record_head {
 	uint16_t magic;		/* LKET_RECORD_MAGIC */
 	uint16_t total_size;	/* whole record: head, hook and user fields */
 	uint16_t sys_size;	/* head + hook fields; user fields start here */
-	uint16_t flags;		/* reserved, written as 0 */
+	uint16_t flags;		/* LKET_RECORD_*; the tracer writes 0 */
 	/* common_data, exactly as lket(5) documents it: */
 	uint64_t timestamp;	/* ns, clock named in the trace header */
 	uint64_t id;		/* tid<<32 | group<<24 | hook<<16 | cpu */
 } __attribute__((packed));
 
 #define LKET_RECORD_HEAD_SIZE	24
+
+/*
+ * A record repeated at the start of a rotated trace's file (lket.rotation):
+ * what the trace's start and the task records said, for a reader of that
+ * file alone.  Not an event of its own; the tracer counted the original.
+ */
+#define LKET_RECORD_COPY	0x0001u
 
 /*
  * The CPU's low 8 bits stay where the 2006 layout has the CPU (cpu<<8),

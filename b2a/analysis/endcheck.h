@@ -73,6 +73,17 @@ static inline void endcheck_found(struct endcheck *e, unsigned int cpu,
 	e->last_ts[cpu & (ENDCHECK_CPUS - 1)] = ts;
 }
 
+/*
+ * A rotated trace's files of cpu that are gone held records and packet
+ * records' drops (lket.rotation): neither is missing.
+ */
+static inline void endcheck_deleted(struct endcheck *e, unsigned int cpu,
+				    uint64_t records, uint64_t dropped)
+{
+	e->found[cpu & (ENDCHECK_CPUS - 1)] += records;
+	e->packet_dropped[cpu & (ENDCHECK_CPUS - 1)] += dropped;
+}
+
 void endcheck_file(struct endcheck *e, int cpu);
 void endcheck_gap(struct endcheck *e, int cpu);
 void endcheck_packet(struct endcheck *e, unsigned int cpu, uint64_t dropped);

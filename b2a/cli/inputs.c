@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,9 +42,22 @@ static int add_path(char ***list, size_t *n, size_t *cap, const char *path)
 	return 0;
 }
 
+/* A CPU number, or a rotated file's "CPU.K" (tracename.h)? */
+static bool cpu_part(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (!n)
+		return false;
+	if (s[n] == '.')
+		s += n + 1, n = strspn(s, "0123456789");
+	return n && !s[n];
+}
+
 /*
  * Every file in dir named prefix, then tail, then a CPU number
- * ("stpd_cpu" + "" + "0"; "trace" + "_" + "0"), in CPU order.
+ * ("stpd_cpu" + "" + "0"; "trace" + "_" + "0"), in CPU order, a rotated
+ * trace's files ("trace_0.3") in file order.
  */
 static int expand_tail(const char *arg, const char *tail, char ***list,
 		       size_t *n, size_t *cap)
@@ -70,8 +84,7 @@ static int expand_tail(const char *arg, const char *tail, char ***list,
 
 		if (!ret && !strncmp(name, base, strlen(base)) &&
 		    !strncmp(name + strlen(base), tail, strlen(tail)) &&
-		    strlen(name) > plen &&
-		    strspn(name + plen, "0123456789") == strlen(name + plen) &&
+		    strlen(name) > plen && cpu_part(name + plen) &&
 		    tracename_cpu(name) >= 0) {
 			snprintf(path, sizeof(path), "%s%s", slash ? dir : "",
 				 name);

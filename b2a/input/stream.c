@@ -13,6 +13,7 @@
 #include "input/follow.h"
 #include "input/stream.h"
 #include "runtime/lket_format.h"
+#include "runtime/lket_ids.h"
 
 /* A flush larger than this is not a flush: SystemTap's are a few KiB. */
 #define MAX_PDU		(1u << 20)
@@ -545,6 +546,7 @@ static void set_record(struct stream *s, const uint8_t *p, uint64_t off)
 	r->timestamp = stream_u64(s, p + 8);
 	r->id = stream_u64(s, p + 16);
 	r->offset = off;
+	r->flags = stream_u16(s, p + 6);
 	r->seq = s->seq;
 	r->seq_last = s->seq;
 	r->seq_valid = s->framing != FRAMING_NONE;
@@ -621,12 +623,24 @@ static int assemble(struct stream *s, uint64_t off)
 	return 0;
 }
 
-/* A complete record at p that s->skip says to step over. */
+/* A rotated file's start at p: a copy, or the lket.rotation before them. */
+static bool copied(const struct stream *s, const uint8_t *p)
+{
+	uint64_t id = stream_u64(s, p + 16);
+
+	return (stream_u16(s, p + 6) & LKET_RECORD_COPY) ||
+	       (LKET_ID_GROUP(id) == LKET_GROUP_LKET &&
+		LKET_ID_HOOK(id) == LKET_HOOK_ROTATION);
+}
+
+/* A complete record at p that s->skip or s->skip_copies says to step over. */
 static bool skipped(const struct stream *s, const uint8_t *p)
 {
 	uint64_t id;
 	unsigned int k;
 
+	if (s->skip_copies && copied(s, p))
+		return true;
 	if (!s->skip)
 		return false;
 	id = stream_u64(s, p + 16);

@@ -39,6 +39,7 @@ struct record {
 				   than the one before it stays behind it */
 	uint64_t id;		/* tid<<32 | group<<24 | hook<<16 | cpu<<8 */
 	uint64_t offset;	/* of the record in its file */
+	uint16_t flags;		/* LKET_RECORD_* */
 	uint32_t seq;		/* of the flush that carried its first byte */
 	uint32_t seq_last;	/* of the flush that carried its last byte */
 	bool seq_valid;		/* false in unframed files */
@@ -48,6 +49,12 @@ struct stream {
 	const char *path;
 	int fd;
 	int cpu;		/* from the file name; -1 if it has none */
+	int rotation;		/* a rotated file's number (name "_CPU.N");
+				   -1: not one */
+	/* a rotated file after the first given of its CPU: the copies
+	   at its start (LKET_RECORD_COPY, lket.rotation) are stepped
+	   over, the earlier file said it all */
+	bool skip_copies;
 	unsigned int order;	/* place among the files given: breaks ties */
 	uint64_t file_size;	/* 0 unless sized */
 	bool sized;		/* a regular file: its size is known */

@@ -37,8 +37,8 @@ static int symbolise(struct source *c, struct event *ev)
 }
 
 /*
- * Records the tracer counts in lket.cpu_end: all but packet records and
- * the end's own.
+ * Records the tracer counts in lket.cpu_end: all but packet records, the
+ * end's own and a rotated file's lket.rotation, which it did not write.
  */
 static bool is_counted(const struct record *r)
 {
@@ -46,7 +46,7 @@ static bool is_counted(const struct record *r)
 
 	return LKET_ID_GROUP(r->id) != LKET_GROUP_LKET ||
 	       (hook != LKET_HOOK_PACKET && hook != LKET_HOOK_CPU_END &&
-		hook != LKET_HOOK_TRACE_END);
+		hook != LKET_HOOK_TRACE_END && hook != LKET_HOOK_ROTATION);
 }
 
 /*
@@ -95,6 +95,25 @@ int deliver_scan(struct source *c, const struct stream *s)
 	return c->scan(c->scan_ctx, &c->ev);
 }
 
+/*
+ * A copy at the start of a rotated file (LKET_RECORD_COPY): what it says
+ * of the trace and its tasks is kept; it is no event, and the tracer
+ * counted its original.
+ */
+static int deliver_copy(struct source *c, struct stream *s)
+{
+	if (LKET_ID_GROUP(s->rec.id) == LKET_GROUP_LKET) {
+		metarec_apply(c, s);
+		return c->error;
+	}
+	decode_record(&c->meta, s, &c->ev);
+	if (!c->ev.meta || !c->ev.meta->sys.defined)
+		decode_from_catalogue(c, s);
+	if (c->ev.meta && c->ev.meta->named)
+		return tasks_track(c, &c->ev);
+	return 0;
+}
+
 int deliver_record(struct source *c, struct stream *s)
 {
 	const struct record *r = &s->rec;
@@ -102,6 +121,8 @@ int deliver_record(struct source *c, struct stream *s)
 	bool selected;
 	int ret;
 
+	if (r->flags & LKET_RECORD_COPY)
+		return deliver_copy(c, s);
 	if (LKET_ID_GROUP(r->id) == LKET_GROUP_LKET) {
 		if (is_counted(r))
 			endcheck_found(&c->end, LKET_ID_CPU(r->id),

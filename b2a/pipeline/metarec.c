@@ -4,6 +4,8 @@
  * modules, the ends of CPUs and of the trace (source_int.h).
  */
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "analysis/symbols.h"
 #include "pipeline/source_int.h"
@@ -114,6 +116,43 @@ static void on_flight(struct source *c, const struct stream *s)
 	      (long long)event_int(&c->ev, "grace_ms", 0));
 }
 
+/*
+ * The first record of a rotated file (lket.rotation).  Read only in the
+ * first file given of its CPU (the others' are stepped over): when that
+ * is not the CPU's first file, the files before it are gone, and what
+ * they held is neither lost nor in the files.
+ */
+static void on_rotation(struct source *c, const struct stream *s)
+{
+	const struct event *ev = &c->ev;
+	int64_t file = event_int(ev, "file", 0);
+	uint64_t records = (uint64_t)event_int(ev, "records_before", 0);
+	uint64_t from = (uint64_t)event_int(ev, "first_ns", 0);
+	uint64_t until = (uint64_t)event_int(ev, "before_ns", 0);
+	unsigned int cpu = LKET_ID_CPU(s->rec.id);
+	/* the files' names: this one's up to its number */
+	const char *dot = strrchr(s->path, '.');
+	int stem = dot ? (int)(dot - s->path) + 1 : 0;
+	char to[4200] = "";
+
+	if (file <= 0)
+		return;
+	endcheck_deleted(&c->end, cpu, records,
+			 (uint64_t)event_int(ev, "dropped_before", 0));
+	if (file > 1)
+		snprintf(to, sizeof(to), " to %.*s%lld", stem, s->path,
+			 (long long)file - 1);
+	diagf(c->diag, DIAG_NOTE, s->path, -1,
+	      "%s%s%sa rotated trace: the files of CPU %u before this one, %.*s0%s, are not here: they held %llu records, from %llu.%09llu to %llu.%09llu",
+	      c->host ? "host " : "", c->host ? c->host : "",
+	      c->host ? ": " : "", cpu, stem, s->path, to,
+	      (unsigned long long)records,
+	      (unsigned long long)(from / 1000000000),
+	      (unsigned long long)(from % 1000000000),
+	      (unsigned long long)(until / 1000000000),
+	      (unsigned long long)(until % 1000000000));
+}
+
 /* What registering an event did, said if it was refused. */
 static void registered(struct source *c, const struct stream *s,
 		       const char *what, int64_t g, int64_t h, int ret,
@@ -187,6 +226,7 @@ static const metarec_handler metarec_handlers[256] = {
 	[LKET_HOOK_TRACE_END] = on_trace_end,
 	[LKET_HOOK_HOST] = on_host,
 	[LKET_HOOK_FLIGHT] = on_flight,
+	[LKET_HOOK_ROTATION] = on_rotation,
 	[LKET_HOOK_REGSYSEVT] = on_register,
 	[LKET_HOOK_REGUSREVT] = on_register,
 	[LKET_HOOK_REGEVTDESC] = on_description,

@@ -25,7 +25,7 @@ static size_t open_streams(const char *const *paths, size_t npaths,
 	dev_t *devs = calloc(npaths ? npaths : 1, sizeof(*devs));
 	ino_t *inos = calloc(npaths ? npaths : 1, sizeof(*inos));
 	size_t i, j, n = 0;
-	int ret, cpu;
+	int ret, cpu, rotation;
 
 	if (window > WINDOW_MAX)
 		window = WINDOW_MAX;
@@ -47,8 +47,11 @@ static size_t open_streams(const char *const *paths, size_t npaths,
 			}
 		}
 		cpu = tracename_cpu(paths[i]);
+		rotation = tracename_rotation(paths[i]);
 		for (j = 0; cpu >= 0 && j < n; j++)
-			if (streams[j].cpu == cpu)
+			if (streams[j].cpu == cpu &&
+			    (streams[j].rotation < 0 || rotation < 0 ||
+			     streams[j].rotation == rotation))
 				break;
 		if (cpu >= 0 && j < n) {
 			diagf(diag, DIAG_DAMAGE, paths[i], -1,
@@ -59,6 +62,7 @@ static size_t open_streams(const char *const *paths, size_t npaths,
 		ret = stream_open_follow(&streams[n], paths[i], cpu, window,
 					 diag, follow);
 		streams[n].order = (unsigned int)n;
+		streams[n].rotation = rotation;
 		if (ret) {
 			diagf(diag, DIAG_DAMAGE, paths[i], -1, "cannot read: %s",
 			      strerror(-ret));
@@ -72,6 +76,12 @@ static size_t open_streams(const char *const *paths, size_t npaths,
 	}
 	free(devs);
 	free(inos);
+	/* of a CPU's rotated files, the first given holds the copies */
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n && streams[i].rotation >= 0; j++)
+			if (streams[j].cpu == streams[i].cpu &&
+			    streams[j].rotation < streams[i].rotation)
+				streams[i].skip_copies = true;
 	return n;
 }
 
@@ -183,6 +193,8 @@ int source_open(struct source *c, const char *const *paths, size_t npaths)
 	c->stats->files = n;
 	if (!n)
 		return -ENOENT;
+	for (i = 0; i < n; i++)
+		c->rotated |= c->streams[i].rotation >= 0;
 	/*
 	 * Metadata first: each file's leading group-0 records, starting with
 	 * the file whose first record is the trace header, which says how
@@ -287,7 +299,7 @@ int source_scan(struct source *c)
 			ret = 0;
 			if (LKET_ID_GROUP(s->rec.id) == LKET_GROUP_LKET)
 				metarec_apply(c, s);
-			else
+			else if (!(s->rec.flags & LKET_RECORD_COPY))
 				ret = deliver_scan(c, s);
 		} while (!ret && !c->error && (ret = stream_next(s)) == 1);
 		if (ret == 1 || ret == 0)

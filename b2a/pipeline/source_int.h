@@ -45,6 +45,7 @@ struct source {
 	/* lket.flight: a flight recording, whose files skip what each
 	 * CPU's buffer wrote over (not lost: never meant to be kept) */
 	bool flight;
+	bool rotated;		/* files of a rotated trace (NAME_N.K) */
 	struct trace_info info;
 	struct output *out;
 	struct diag *diag;

@@ -51,6 +51,42 @@ static void test_prefix_and_folder(void **state)
 	inputs_free(&in);
 }
 
+/*
+ * A rotated trace's files (NAME_N.K): a prefix and a folder stand for
+ * all of them, each CPU's in file order (10 after 9), beside no other.
+ */
+static void test_rotated(void **state)
+{
+	static const char *const made[] = { "rt_1.9", "rt_0.10", "rt_0.9",
+					    "rt_1.10", "rt_0.x", "rt_0." };
+	static const char *const want[] = { "rt_0.9", "rt_0.10", "rt_1.9",
+					    "rt_1.10" };
+	char path[PATH_MAX_UNIT], prefix[PATH_MAX_UNIT + 8], sub[PATH_MAX_UNIT];
+	char name[64];
+	char *args[] = { prefix, NULL }, *dir[] = { sub, NULL };
+	struct inputs in;
+	size_t i;
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/rot", unit_dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	for (i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
+		snprintf(name, sizeof(name), "rot/%s", made[i]);
+		unit_write(path, sizeof(path), name, nothing, 0);
+	}
+	snprintf(prefix, sizeof(prefix), "%s/rt", sub);
+	collect(&in, args, -1);
+	assert_int_equal(in.n, 4);
+	for (i = 0; i < in.n; i++)
+		assert_string_equal(strrchr(in.paths[i], '/') + 1, want[i]);
+	inputs_free(&in);
+	collect(&in, dir, -1);
+	assert_int_equal(in.n, 4);
+	for (i = 0; i < in.n; i++)
+		assert_string_equal(strrchr(in.paths[i], '/') + 1, want[i]);
+	inputs_free(&in);
+}
+
 /* The tracer, late: CPU 1's file after 150 ms, CPU 0's right after. */
 static void *late_tracer(void *arg)
 {
@@ -150,6 +186,7 @@ static void test_outfiles(void **state)
 }
 
 UNIT_MAIN("inputs", unit_dir_setup, unit_dir_teardown,
-	  UNIT_TEST(test_prefix_and_folder), UNIT_TEST(test_await),
+	  UNIT_TEST(test_prefix_and_folder), UNIT_TEST(test_rotated),
+	  UNIT_TEST(test_await),
 	  UNIT_TEST(test_labels),
 	  UNIT_TEST(test_outfiles))

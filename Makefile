@@ -29,6 +29,8 @@ STAP_TAPSETDIR = $(PREFIX)/share/systemtap/tapset
 RUNTIMEDIR = $(PREFIX)/share/lket/runtime
 # SystemTap runtime fixes, applied by lket-buildenv to a copy of the runtime
 RTPATCHDIR = $(PREFIX)/share/lket/stap-runtime-patches
+# lket-run-traced's helpers (lket-rotate)
+LIBEXECDIR = $(PREFIX)/lib/lket
 
 BUILD = build
 CC ?= cc
@@ -63,7 +65,7 @@ GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
 	check-fuzz check-package check-rt check-targets check-guest-targets check-catalogue check-tapset check-tools check-guest guest-tests \
 	check-multihost check-stress fuzz-long bench demo install clean
 
-all: $(BUILD)/lket-b2a $(BUILD)/lket-gen $(GENERATED)
+all: $(BUILD)/lket-b2a $(BUILD)/lket-rotate $(BUILD)/lket-gen $(GENERATED)
 
 PG_CFLAGS = -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 
@@ -77,6 +79,17 @@ $(BUILD)/asan/b2a/%.o: b2a/%.c $(B2A_HEADERS)
 
 $(BUILD)/lket-b2a: $(BUILD)/b2a/main.o $(B2A_OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(B2A_LIBS)
+
+# lket-run-traced --rotate's writer of a rotated trace's files (and its
+# ASan/UBSan build, for the tests)
+ROTATE_OBJS = b2a/input/tracename.o b2a/util/u64map.o
+$(BUILD)/lket-rotate: tools/lket-rotate.c $(ROTATE_OBJS:%=$(BUILD)/%) $(B2A_HEADERS)
+	$(CC) $(LKET_CFLAGS) $(B2A_INC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ \
+		tools/lket-rotate.c $(ROTATE_OBJS:%=$(BUILD)/%)
+$(BUILD)/asan/lket-rotate: tools/lket-rotate.c $(ROTATE_OBJS:%=$(BUILD)/asan/%) \
+			   $(B2A_HEADERS)
+	$(CC) $(LKET_CFLAGS) $(B2A_INC) -O1 -g $(SANITIZE) -o $@ \
+		tools/lket-rotate.c $(ROTATE_OBJS:%=$(BUILD)/asan/%)
 
 # lket-b2a --version
 VERSION_OBJS = $(BUILD)/b2a/cli/options.o $(BUILD)/asan/b2a/cli/options.o
@@ -164,7 +177,8 @@ $(BUILD)/unit/test_main: UNIT_EXTRA = $(BUILD)/asan/b2a/run.o
 # compiler per core of their own.
 check:
 	tools/install-deps all
-	$(MAKE) -j$(JOBS) all $(BUILD)/asan/lket-b2a $(UNIT_TESTS:%=$(BUILD)/unit/%)
+	$(MAKE) -j$(JOBS) all $(BUILD)/asan/lket-b2a $(BUILD)/asan/lket-rotate \
+		$(UNIT_TESTS:%=$(BUILD)/unit/%)
 	tests/prepare-targets --start $(BUILD) $(OTHER_TARGETS)
 	$(MAKE) -j$(JOBS) -O check-unit check-golden check-ctf check-svg check-db \
 		check-fuzz check-catalogue check-tools check-package
@@ -234,7 +248,7 @@ check-package: all
 	tests/package/run.sh $(BUILD)
 
 # lket-run-traced with stand-ins for staprun and modinfo: quoting, modes
-check-tools:
+check-tools: $(BUILD)/lket-b2a $(BUILD)/asan/lket-rotate $(BUILD)/lket-gen
 	tests/tools/run.sh $(BUILD)
 
 # LKET_SKIP_GUEST=1 is the one way to skip these; without it a guest that
@@ -311,6 +325,8 @@ install: all
 		$(DESTDIR)$(RUNTIMEDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(RTPATCHDIR)
 	install -m 755 $(BUILD)/lket-b2a $(DESTDIR)$(BINDIR)/
+	install -d $(DESTDIR)$(LIBEXECDIR)
+	install -m 755 $(BUILD)/lket-rotate $(DESTDIR)$(LIBEXECDIR)/
 	install -m 755 tools/lket-stap tools/lket-run-traced tools/lket-buildenv tools/lket-target \
 		$(DESTDIR)$(BINDIR)/
 	install -m 644 tools/stap-runtime-patches/*.patch $(DESTDIR)$(RTPATCHDIR)/

@@ -13,6 +13,8 @@ shift
 here=$(cd "$(dirname "$0")" && pwd)
 work=$build/golden
 gen=$build/lket-gen
+# lket-run-traced --rotate's writer; the installed one: LKET_ROTATE
+rotate=${LKET_ROTATE:-$build/lket-rotate}
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # the modes of what lket-b2a makes must not depend on the caller's umask
@@ -127,6 +129,17 @@ case_end_gap()  { end_gap; echo t; }
 # the count misses were written over, not lost (notes, exit 0)
 case_flight()   { end_gap -F; echo t; }
 case_flight_stat() { end_gap -F; echo --stat t; }
+# a rotated trace (lket-run-traced --rotate): lket-rotate's files of
+# 32 KiB, the newest 2 of each CPU kept; read all together, then one
+# alone (a CPU's first file left: its copies make it decode alone; the
+# end is in CPU 0's last file), then CPU 0's two with CPU 1's last
+rotated() {
+	$gen -p -e -n 2500 timechart t > /dev/null &&
+		"$rotate" -s 32768 -n 2 -o r t_0 t_1 2> rotate.err &&
+		rm t_0 t_1; }
+case_rotated()  { rotated; echo r; }
+case_rotated_one() { rotated; echo "$(ls r_1.* | head -n 1)"; }
+case_rotated_two() { rotated; echo $(ls r_0.* | head -n 2) "$(ls r_1.* | tail -n 1)"; }
 # the end itself was never read: how much is lost cannot be told
 case_end_none() { $gen -p -e golden t && head -c 42829 t_0 > x && mv x t_0; echo t; }
 # SystemTap skipped probe hits: records lost that no count of LKET's has

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Guest test of the flight recorder (lket-run-traced --flight,
-# lket_snapshot(); tools/stap-runtime-patches/98-relay-flight-recorder.patch).
+# lket_snapshot(); tools/stap-runtime-patches/98-relay-flight-recorder.patch)
+# and of rotation (lket-run-traced --rotate, tools/lket-rotate.c), which
+# share its module and boot.
 #
 #  1. build (host): the workload (tests/guest/workloads/flight.c) and a
 #     module of addevent.iosyscall.read.entry and .return whose probe
@@ -33,7 +35,14 @@
 #       module wrote fewer read records than the workload's reads make), and
 #       the overwrite count is right as above;
 #     - stop: the same checks, and the snapshot ends with the workload's
-#       last read (its return, then nothing more of CPU 0's).
+#       last read (its return, then nothing more of CPU 0's);
+#  4. rotation (lket-run-traced --rotate 1,2), guest: the workload's
+#     150000 reads, over 10 MB of records on CPU 0; host: CPU 0's newest
+#     2 files left of at least 10, none over 1 MB, 0600; lket-b2a
+#     converts them without damage (the records of the deleted files
+#     counted, and named with their span), ending with the workload's
+#     last read; each file alone converts without damage, every read
+#     record's process known (named by the copies at the file's start).
 #
 # Exit 0 pass, 1 fail, 77 skipped (only with LKET_SKIP_GUEST=1).
 group=flight
@@ -115,6 +124,13 @@ taskset -c 1 "$top/tools/lket-run-traced" --flight 1 -o \$d/v lket_flight.ko -- 
 	"$w" reader 100000 > "$res/stop.out" 2> "$res/stop.err"
 echo "stop: run rc=\$?"
 cp \$d/v_* "$res/"
+
+# 4. rotation: files of 1 MB, 2 a CPU kept
+LKET_ROTATE="$builddir/lket-rotate" taskset -c 1 "$top/tools/lket-run-traced" \
+	--rotate 1,2 -o \$d/r lket_flight.ko -- \
+	"$w" reader 150000 > "$res/rot.out" 2> "$res/rot.err"
+echo "rotate: run rc=\$?"
+cp \$d/r_* "$res/"
 exit 0
 EOS
 run_guest "$work/guest.sh"
@@ -195,4 +211,37 @@ check "stop: the workload ran to its end" grep -qx done "$res/stop.out"
 flight_checks stop v stop.err
 check "stop: the snapshot ends with the workload's last read ($(awk '$2 == 0' "$res/stop.txt" | tail -1 | cut -d' ' -f5,6))" \
 	sh -c "awk '\$2 == 0' '$res/stop.txt' | tail -1 | grep -q ' flight iosyscall\.read\.return return=1\$'"
+
+# --- 4. rotation
+check "rotate: the workload ran to its end" grep -qx done "$res/rot.out"
+decode -o "$res/rot.txt" "$res/r" 2> "$res/rot.b2a.err"
+rc=$?
+sed 's/^/  rotate: /' "$res/rot.b2a.err"
+files=$(cd "$res" && ls r_0.* | sort -t. -k2 -n | tr '\n' ' ')
+echo "  rotate: CPU 0's files: $files($(cd "$res" && ls r_1.* | tr '\n' ' '))"
+check "rotate: lket-b2a converted what is left without damage (exit $rc): every record the module counted is in the files or in the deleted ones" \
+	test $rc = 0
+last=$(cd "$res" && ls r_0.* | sed 's/^r_0\.//' | sort -n | tail -1)
+check "rotate: CPU 0 kept its newest 2 files, r_0.$((${last:-2} - 1)) and r_0.${last:-?}, of at least 10 (the workload's 300000 read records, over 10 MB)" \
+	test "$(ls "$res"/r_0.* | wc -l)" = 2 -a -f "$res/r_0.$((${last:-2} - 1))" -a "${last:-0}" -ge 9
+check "rotate: no file over 1 MB" \
+	test "$(find "$res" -name 'r_*' -size +1048576c | wc -l)" = 0
+check "rotate: the trace files are 0600" \
+	test "$(stat -c %a "$res"/r_* | sort -u)" = 600
+check "rotate: lket-b2a names CPU 0's deleted files and their span" \
+	grep -q "the files of CPU 0 before this one, $res/r_0\.0 to $res/r_0\.$((${last:-2} - 2)), are not here: they held [0-9]* records, from [0-9.]* to [0-9.]*" \
+	"$res/rot.b2a.err"
+check "rotate: what is left ends with the workload's last read ($(awk '$2 == 0' "$res/rot.txt" | tail -1 | cut -d' ' -f5,6))" \
+	sh -c "awk '\$2 == 0' '$res/rot.txt' | tail -1 | grep -q ' flight iosyscall\.read\.return return=1\$'"
+# each file alone: converted without damage, every read record of a
+# known process (its task records were in the deleted files: the copies
+# at the file's start name it)
+for f in "$res"/r_*; do
+	decode -o "$f.txt" "$f" 2> "$f.b2a.err"
+	rc=$?
+	n=$(awk '$6 ~ /^iosyscall\.read\./' "$f.txt" | wc -l)
+	anon=$(awk '$6 ~ /^iosyscall\.read\./ && ($4 == "-" || $5 == "-")' "$f.txt" | wc -l)
+	check "rotate: $(basename "$f") alone: exit $rc, $n read records, $anon of an unknown process" \
+		test $rc = 0 -a "$n" -gt 0 -a "$anon" = 0
+done
 finish

@@ -11,6 +11,11 @@
 #  * --flight: staprun gets lket_flight=1; SIGUSR1 with no module says
 #    so, and Ctrl-C reaches staprun (in the background) and leaves the
 #    command to end;
+#  * --rotate and lket-rotate (its ASan/UBSan build): files of at most
+#    SIZE, the newest N of each CPU, 0600; lket-b2a reads what is left as
+#    the whole trace's tail, each file alone as its part, nothing deleted
+#    as the whole trace; a CPU never written leaves no file; bad input
+#    and an earlier trace's files are refused;
 #  * tools/lket-target picks the machine's Debian suite's kernel.
 #
 #   tests/tools/run.sh BUILD        prints "tools: N passed, M failed"
@@ -43,7 +48,14 @@ while [ $# -gt 1 ]; do
 	*) break ;;
 	esac
 done
-for c in 0 1; do : >"${out}_$c" || exit 1; done
+# STAND_IN_TRACE=PREFIX: what stapio would write, PREFIX_N into OUT_N
+for c in 0 1; do
+	if [ -n "${STAND_IN_TRACE:-}" ]; then
+		cat "${STAND_IN_TRACE}_$c" >"${out}_$c" || exit 1
+	else
+		: >"${out}_$c" || exit 1
+	fi
+done
 trap 'exit 0' INT
 eval "set -- $cmd"
 "$@" &
@@ -134,6 +146,114 @@ esac
 [ $rc = 0 ] && [ "$(cat "$work/fl/cmd" 2>/dev/null)" = done ] &&
 	ok "--flight: after Ctrl-C, the command ran to its end, status 0" ||
 	bad "--flight: status $rc, the command wrote '$(cat "$work/fl/cmd" 2>/dev/null)': $(cat "$work/out")"
+
+# lket-rotate on a generated trace (flushes of a record each, as the
+# runtime writes them): files of 128 KiB, the newest 3 of each CPU
+rot=$build/asan/lket-rotate
+b2a=$build/lket-b2a
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1
+rw=$work/rot
+mkdir -p "$rw" && (cd "$rw" && "$build/lket-gen" -p -e -n 20000 timechart t >/dev/null &&
+	"$b2a" -q -o full.out t)
+# one CPU's lines of a lket.out
+cpu_lines() { awk -v c="$2" '$2 == c' "$1"; }
+# is file $1 (one CPU's lines) a run of consecutive lines of $2?
+is_run() {
+	n=$(grep -n -F -x -m 1 "$(head -n 1 "$1")" "$2" | cut -d: -f1)
+	[ -n "$n" ] && [ -s "$1" ] &&
+		tail -n +"$n" "$2" | head -n "$(wc -l <"$1")" | cmp -s - "$1"
+}
+if (cd "$rw" && "$rot" -s 131072 -n 3 -o r t_0 t_1 2>rot.err); then
+	ok "lket-rotate: 20000 events into files of 128 KiB"
+else
+	bad "lket-rotate: status $?: $(cat "$rw/rot.err")"
+fi
+files=$(cd "$rw" && ls r_0.* r_1.* 2>/dev/null | tr '\n' ' ')
+n0=$(ls "$rw"/r_0.* 2>/dev/null | wc -l) n1=$(ls "$rw"/r_1.* 2>/dev/null | wc -l)
+big=$(find "$rw" -name 'r_*' -size +131072c | wc -l)
+modes=$(stat -c %a "$rw"/r_* | sort -u | tr '\n' ' ')
+[ "$n0/$n1/$big/$modes" = "3/3/0/600 " ] &&
+	ok "lket-rotate: 3 files a CPU kept, none over 128 KiB, mode 0600: $files" ||
+	bad "lket-rotate: files $files (CPU 0: $n0, CPU 1: $n1; $big over 128 KiB; modes $modes)"
+(cd "$rw" && "$b2a" -o rot.out r 2>rot.b2a)
+rc=$?
+same=yes
+for c in 0 1; do
+	cpu_lines "$rw/rot.out" $c >"$rw/rot.$c"
+	cpu_lines "$rw/full.out" $c | tail -n "$(wc -l <"$rw/rot.$c")" >"$rw/tail.$c"
+	[ -s "$rw/rot.$c" ] && cmp -s "$rw/rot.$c" "$rw/tail.$c" || same="no (CPU $c)"
+done
+[ $rc = 0 ] && [ "$same" = yes ] && grep -q "before this one, r_0.0 to r_0" "$rw/rot.b2a" &&
+	ok "lket-b2a r: each CPU's lines are the whole trace's last ($(wc -l <"$rw/rot.out") lines), the deleted files named" ||
+	bad "lket-b2a r: status $rc, the whole trace's tail: $same; $(cat "$rw/rot.b2a")"
+alone=0 wrong=
+for f in "$rw"/r_*; do
+	c=$(basename "$f" | sed 's/^r_\([0-9]*\)\..*/\1/')
+	"$b2a" -q -o "$rw/alone.out" "$f" 2>"$rw/alone.err" || wrong="$wrong $(basename "$f") (status $?)"
+	cpu_lines "$rw/alone.out" "$c" >"$rw/alone.c"
+	cpu_lines "$rw/full.out" "$c" >"$rw/full.c"
+	is_run "$rw/alone.c" "$rw/full.c" || wrong="$wrong $(basename "$f") (not the whole trace's lines)"
+	alone=$((alone + 1))
+done
+[ -z "$wrong" ] && [ $alone = 6 ] &&
+	ok "lket-b2a on each file alone: exit 0, its lines those of the whole trace, names and all ($alone files)" ||
+	bad "lket-b2a on each file alone:$wrong"
+# nothing deleted: the same lket.out as the trace's own files
+rm -f "$rw"/r_* && (cd "$rw" && "$rot" -s 131072 -n 1000 -o r t_0 t_1 2>/dev/null &&
+	"$b2a" -q -o all.out r) && cmp -s "$rw/all.out" "$rw/full.out" &&
+	ok "lket-rotate, nothing deleted: lket-b2a's lket.out is the trace's own ($(ls "$rw"/r_* | wc -l) files)" ||
+	bad "lket-rotate, nothing deleted: lket.out differs from the trace's own"
+# FIFOs, as lket-run-traced hands them to stapio: CPU 2's never opened
+# by a writer; the others' writers close when done; SIGTERM ends it
+rm -f "$rw"/r_* && mkfifo "$rw/in_0" "$rw/in_1" "$rw/in_2"
+(cd "$rw" && exec timeout 20 "$rot" -s 131072 -n 1000 -o r in_0 in_1 in_2 2>fifo.err) &
+rp=$!
+cat "$rw/t_1" >"$rw/in_1" && cat "$rw/t_0" >"$rw/in_0"
+sleep 0.5
+kill -TERM $rp 2>/dev/null
+wait $rp
+rc=$?
+(cd "$rw" && "$b2a" -q -o fifo.out r)
+[ $rc = 0 ] && [ ! -e "$rw/r_2.0" ] && cmp -s "$rw/fifo.out" "$rw/full.out" &&
+	ok "lket-rotate on FIFOs: SIGTERM ends it (status 0), the trace whole, no file for a CPU never written" ||
+	bad "lket-rotate on FIFOs: status $rc, r_2.0: $(ls "$rw/r_2.0" 2>&1), $(cat "$rw/fifo.err")"
+# a trace that is not LKET's binary records in flushes
+rm -f "$rw"/r_* && printf 'syscall.entry write\n%.0s' $(seq 20) >"$rw/a_0"
+if (cd "$rw" && "$rot" -s 131072 -n 2 -o r a_0 2>bad.err); then
+	bad "lket-rotate took a text trace"
+elif grep -q "a_0: not LKET's binary records" "$rw/bad.err" && cmp -s "$rw/a_0" "$rw/r_0.0"; then
+	ok "lket-rotate refuses a text trace, naming it, its bytes kept in r_0.0: $(head -1 "$rw/bad.err")"
+else
+	bad "lket-rotate on a text trace: $(cat "$rw/bad.err")"
+fi
+
+# lket-run-traced --rotate: stapio's files are FIFOs lket-rotate reads
+# (the stand-in writes the generated trace into them)
+rm -rf "$work/rr" && mkdir -p "$work/rr"
+run_rot() { (cd "$work" && umask 022 && PATH=$work/bin:$PATH STAND_IN_TRACE=$rw/t \
+	LKET_ROTATE=$rot timeout 20 "$top/tools/lket-run-traced" "$@"); }
+run_rot --rotate 1,2 -o "$work/rr/t" m.ko -- true >"$work/out" 2>&1
+rc=$?
+(cd "$work/rr" && "$b2a" -q -o rr.out t)
+[ $rc = 0 ] && cmp -s "$work/rr/rr.out" "$rw/full.out" &&
+	[ "$(stat -c %a "$work/rr"/t_* | sort -u)" = 600 ] &&
+	ok "--rotate 1,2: the trace in files $(cd "$work/rr" && ls t_* | tr '\n' ' ')(0600), lket-b2a reads it whole" ||
+	bad "--rotate 1,2: status $rc: $(cat "$work/out")"
+run_rot --rotate 1,2 -o "$work/rr/t" m.ko -- true >"$work/out" 2>&1 &&
+	bad "--rotate over an earlier trace's files ran" ||
+	{ grep -q "t_0.0: an earlier trace's file" "$work/out" &&
+		ok "--rotate over an earlier trace's files: refused, named" ||
+		bad "--rotate over an earlier trace: $(cat "$work/out")"; }
+for arg in 1 0,2 1,0 x,2 1,2,3 ,2; do
+	run_rot --rotate "$arg" -o "$work/rr/u" m.ko -- true >"$work/out" 2>&1 ||
+		grep -q "^lket-run-traced: --rotate $arg: MB,N" "$work/out" || break
+	arg=
+done
+[ -z "$arg" ] && ok "--rotate with a bad MB,N (1, 0,2, 1,0, x,2, 1,2,3, ,2): refused" ||
+	bad "--rotate $arg: $(cat "$work/out")"
+run_rot --rotate 1,2 --flight 1 -o "$work/rr/u" m.ko -- true >"$work/out" 2>&1 &&
+	bad "--rotate with --flight ran" ||
+	ok "--rotate with --flight: refused ($(cat "$work/out"))"
 
 # lket-buildenv's runtime copy, for the default kernel's headers
 rel=$("$top/tools/lket-target")

@@ -42,6 +42,7 @@ struct reporter {
 	const char *last_file;
 	unsigned int in_file;
 	unsigned long hidden;
+	unsigned long hidden_losses;	/* of them, DIAG_LOSS: in the sums */
 };
 
 /* The progress line, if one is shown, is erased: messages go above. */
@@ -65,6 +66,8 @@ static void report(struct diag *d, enum diag_level level, const char *file,
 	}
 	if (++r->in_file > MAX_MESSAGES_PER_FILE) {
 		r->hidden++;
+		if (level == DIAG_LOSS)
+			r->hidden_losses++;
 		return;
 	}
 	progress_erase(r);
@@ -317,9 +320,14 @@ static int exit_status(const struct options *o, const struct reporter *rep,
 	};
 	size_t i;
 
-	if (rep->hidden)
-		fprintf(stderr, "lket-b2a: %lu more messages not shown\n",
+	/* whether the hidden ones are only losses the sums below count, or
+	 * damage the reader has not seen */
+	if (rep->hidden == rep->hidden_losses && rep->hidden)
+		fprintf(stderr, "lket-b2a: %lu more messages not shown, all about the losses summed up below\n",
 			rep->hidden);
+	else if (rep->hidden)
+		fprintf(stderr, "lket-b2a: %lu more messages not shown, %lu of them about the losses summed up below\n",
+			rep->hidden, rep->hidden_losses);
 	if (res->refused)
 		return 2;
 	if (res->no_files) {

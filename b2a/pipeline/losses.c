@@ -110,7 +110,7 @@ void losses_on_gap(void *ctx, const struct seq_gap *gap)
 	if (g->cpu >= 0)
 		snprintf(cpu, sizeof(cpu), " of CPU %d", g->cpu);
 	if (g->records) {
-		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
+		diagf(c->diag, DIAG_LOSS, NULL, -1,
 		      "%s%s%s%llu records%s dropped by the tracer, its buffers full, between %llu.%09llu and %llu.%09llu",
 		      c->host ? "host " : "", c->host ? c->host : "",
 		      c->host ? ": " : "",
@@ -122,7 +122,7 @@ void losses_on_gap(void *ctx, const struct seq_gap *gap)
 	} else {
 		/* a flight recording's gap: what the recorder went round
 		 * over, no loss */
-		diagf(c->diag, c->flight ? DIAG_NOTE : DIAG_DAMAGE, NULL, -1,
+		diagf(c->diag, c->flight ? DIAG_NOTE : DIAG_LOSS, NULL, -1,
 		      "%s%s%s%s %llu flushes%s (sequence %u to %u) between %llu.%09llu and %llu.%09llu",
 		      c->host ? "host " : "", c->host ? c->host : "",
 		      c->host ? ": " : "",
@@ -161,7 +161,7 @@ static void on_end(void *ctx, const struct endcheck_report *r)
 			      (unsigned long long)(r->written - r->n));
 			break;
 		}
-		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
+		diagf(c->diag, DIAG_LOSS, NULL, -1,
 		      "%s%s%s%llu records of CPU %d lost %s: the tracer wrote %llu there (lket.cpu_end), the files hold %llu",
 		      h, hl, hs, n, r->cpu,
 		      r->gaps ? "in the lost flushes above, or after its last record" :
@@ -175,7 +175,7 @@ static void on_end(void *ctx, const struct endcheck_report *r)
 		      h, hl, hs, n, r->cpu, (unsigned long long)r->written);
 		break;
 	case ENDCHECK_DROPPED:
-		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
+		diagf(c->diag, DIAG_LOSS, NULL, -1,
 		      "%s%s%s%llu records of CPU %d dropped by the tracer, its buffers full, after %llu.%09llu (lket.cpu_end)",
 		      h, hl, hs, n, r->cpu,
 		      (unsigned long long)(r->last_ts / 1000000000),
@@ -193,7 +193,7 @@ static void on_end(void *ctx, const struct endcheck_report *r)
 		      h, hl, hs, r->cpu, n);
 		break;
 	case ENDCHECK_SKIPPED:
-		diagf(c->diag, DIAG_DAMAGE, NULL, -1,
+		diagf(c->diag, DIAG_LOSS, NULL, -1,
 		      "%s%s%sSystemTap skipped %llu probe hits (lket.trace_end): their records are lost (a probe that fired while a handler ran on its CPU, a return probe without a free instance, or a CPU onlined after tracing started)",
 		      h, hl, hs, n);
 		break;

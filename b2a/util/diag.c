@@ -14,7 +14,7 @@ void diagf(struct diag *d, enum diag_level level, const char *file,
 	char msg[512];
 	va_list ap;
 
-	if (level == DIAG_DAMAGE)
+	if (level != DIAG_NOTE)
 		d->damage++;
 	else
 		d->notes++;

@@ -15,7 +15,9 @@
 
 enum diag_level {
 	DIAG_NOTE,	/* worth saying, nothing was lost (an empty file) */
-	DIAG_DAMAGE,	/* input was damaged or records were lost */
+	DIAG_DAMAGE,	/* input was damaged, or what it holds is unsure */
+	DIAG_LOSS,	/* records lost, of a kind main() sums up at the end
+			 * (dropped, lost in transport, missing, skipped) */
 };
 
 struct diag {

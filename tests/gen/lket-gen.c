@@ -61,6 +61,9 @@
  *           to sleep, run again 3 us later: whether the wake-up came
  *           before it left, the trace cannot tell
  *   late    a few events at the end of the clock, the last at 2^64 - 256
+ *   drops   (with -p) 30 system calls on CPU 0, each followed by a
+ *           record the tracer dropped: 30 runs of lost records, more
+ *           than lket-b2a shows messages for
  *   pairs   30 system calls of close latencies, call k made k + 1 times:
  *           more histograms than the picture draws
  *   lanes   lanes the timechart must end: a task that exits, a kworker
@@ -1411,6 +1414,22 @@ static void pairs(void)
 }
 
 /* Times at the end of the clock: the last at 2^64 - 256 ns. */
+static void drops(void)
+{
+	uint64_t t = 1000000000ull;
+	int i;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(7001), I(7001), I(1), "drops");
+	for (i = 0; i < 30; i++) {
+		t += 1000;
+		event(0, t, 7001, "syscall.entry", "getppid");
+		event_ex(0, t + 500, 7001, true, "syscall.return", NULL,
+			 "getppid", I(7000));
+	}
+	event(0, t + 1000, 7001, "syscall.entry", "exit_group");
+}
+
 static void late(void)
 {
 	uint64_t t = UINT64_MAX - 255 - 3000;
@@ -1580,7 +1599,7 @@ static const struct trace_kind {
 	{ "dbnames", dbnames }, { "longnames", longnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },
 	{ "lanes", lanes }, { "pairs", pairs },
-	{ "late", late },
+	{ "late", late }, { "drops", drops },
 	{ "stacks", stacks }, { "stackslate", stackslate },
 	{ "stackbench", make_stackbench }, { "rpc", rpc },
 };

@@ -119,6 +119,11 @@ case_end()      { $gen -p -e golden t; echo t; }
 case_end_tail() { $gen -p -e golden t && head -c 511 t_1 > x && mv x t_1; echo t; }
 case_end_tail_stat() {
 	$gen -p -e golden t && head -c 511 t_1 > x && mv x t_1; echo --stat t; }
+# 30 runs of records the tracer dropped: 20 messages shown, the rest
+# counted as losses the sums count (no damage hidden); without the end
+# frames (t_0 from byte 44755), the count says damage is among the hidden
+case_drops()    { $gen -p -e drops t; echo t; }
+case_drops_noend() { $gen -p -e drops t && truncate -s 44755 t_0; echo t; }
 # a frame in the middle lost as well (case_pcpu_lost's): a gap, and the
 # count says where the records went
 end_gap() {

@@ -79,6 +79,9 @@ static void test_records(void **state)
 	assert_int_equal(diag.n, 2);
 	assert_diag(&diag, 0, DIAG_DAMAGE, path, 112,
 		    "register_sys_event for 1:1 contradicts an earlier one: ignored");
+	/* the dropped records: a loss the summary sums, not damage */
+	assert_int_equal(diag.e[1].level, DIAG_LOSS);
+	assert_int_equal(diag.d.damage, 2);
 }
 
 UNIT_MAIN("metarec", unit_dir_setup, unit_dir_teardown,

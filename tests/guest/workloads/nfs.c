@@ -103,13 +103,24 @@ int main(int argc, char **argv)
 	       (unsigned long long)st.st_ino);
 
 	/* write 8192 bytes at 0, written back UNSTABLE, pages dropped while
-	 * they wait for a COMMIT, then fsync */
-	printf("nfs: write count=%d offset=0\n", SIZE);
-	check(write(fd, buf, SIZE) == SIZE, "write");
-	check(sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE) == 0, "sync_file_range write");
-	check(sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE) == 0, "sync_file_range wait");
-	printf("nfs: fadvise\n");
-	check(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0, "fadvise");
+	 * they wait for a COMMIT, then fsync.  fadvise evicts a page without
+	 * nfs_release_folio() only once a COMMIT has detached its request
+	 * (the release refuses a page still waiting): page 0 gone says the
+	 * COMMIT came first (on 6.1 now and then under load, from the
+	 * flusher): write it again.  On 6.12 the release is never reached
+	 * (tests/guest/nfs-unreached.txt) */
+	for (i = 0; i < 5; i++) {
+		printf("nfs: write count=%d offset=0\n", SIZE);
+		check(pwrite(fd, buf, SIZE, 0) == SIZE, "write");
+		check(sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE) == 0, "sync_file_range write");
+		check(sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE) == 0, "sync_file_range wait");
+		printf("nfs: fadvise\n");
+		check(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0, "fadvise");
+		if (page_cached(fd, 0) == 1)
+			break;
+	}
+	if (i == 5)
+		printf("nfs: every page committed before fadvise, 5 tries\n");
 	printf("nfs: fsync\n");
 	check(fsync(fd) == 0, "fsync");
 

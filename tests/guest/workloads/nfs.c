@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #define SIZE 8192
+/* writes of the first page until fadvise finds it still waiting */
+#define WRITE_TRIES 5
 
 static int failed;
 
@@ -109,7 +111,7 @@ int main(int argc, char **argv)
 	 * COMMIT came first (on 6.1 now and then under load, from the
 	 * flusher): write it again.  On 6.12 the release is never reached
 	 * (tests/guest/nfs-unreached.txt) */
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < WRITE_TRIES; i++) {
 		printf("nfs: write count=%d offset=0\n", SIZE);
 		check(pwrite(fd, buf, SIZE, 0) == SIZE, "write");
 		check(sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE) == 0, "sync_file_range write");
@@ -119,8 +121,8 @@ int main(int argc, char **argv)
 		if (page_cached(fd, 0) == 1)
 			break;
 	}
-	if (i == 5)
-		printf("nfs: every page committed before fadvise, 5 tries\n");
+	if (i == WRITE_TRIES)
+		printf("nfs: every page committed before fadvise, %d tries\n", WRITE_TRIES);
 	printf("nfs: fsync\n");
 	check(fsync(fd) == 0, "fsync");
 

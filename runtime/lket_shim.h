@@ -60,6 +60,7 @@
 #define LKET_SHIM_H
 
 #include <linux/buildid.h>
+#include <linux/compat.h>
 #include <linux/elf.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -75,6 +76,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/utsname.h>
+#include <asm/syscall.h>
 
 /* "stap -D ASCII_TRACE": write text lines instead of binary records. */
 #ifdef ASCII_TRACE
@@ -1148,6 +1150,40 @@ static inline char *lket_put(char *p, const void *field, size_t size)
 	memcpy(p, field, size);
 	return p + size;
 }
+
+/*
+ * Argument n (1 to 6) of the system call the current task is in, as its
+ * entry saved it, for the writers' LKET_SYSARG fields (runtime/
+ * lket_events.def): a load from the task's own pt_regs.  SystemTap's
+ * int_arg() and the like read each argument through the pointer the
+ * syscall wrapper was passed, with a fault-guarded copy: on read()'s
+ * entry hook that was half of what the hook cost.  syscall_get_arguments()
+ * knows a 32-bit call's registers; its arguments are 32 bits wide.
+ */
+static __always_inline unsigned long lket_sysarg(unsigned int n)
+{
+	unsigned long args[6];
+
+	syscall_get_arguments(current, task_pt_regs(current), args);
+	return args[(n - 1) % 6];
+}
+
+static __always_inline bool lket_sysarg_32(void)
+{
+#if defined(CONFIG_X86_64) && defined(CONFIG_IA32_EMULATION)
+	return in_ia32_syscall();
+#else
+	return false;
+#endif
+}
+
+/* as SystemTap's int_arg(), uint_arg(), long_arg() and ulong_arg() */
+#define LKET_SYSARG_INT(n)	((s64)(s32)lket_sysarg(n))
+#define LKET_SYSARG_UINT(n)	((s64)(u32)lket_sysarg(n))
+#define LKET_SYSARG_LONG(n)	(lket_sysarg_32() ? (s64)(s32)lket_sysarg(n) : \
+				 (s64)lket_sysarg(n))
+#define LKET_SYSARG_ULONG(n)	(lket_sysarg_32() ? (s64)(u32)lket_sysarg(n) : \
+				 (s64)lket_sysarg(n))
 
 /*
  * process_snapshot(): one PROCESS_SNAPSHOT record per task (tid, pid,

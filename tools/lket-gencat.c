@@ -79,7 +79,37 @@ static const struct lookup lookups[] = {
 #undef LKET_LOOKUP
 };
 
+/* Fields whose writer reads a system call argument itself (LKET_SYSARG). */
+struct sysarg {
+	const char *upper;
+	const char *field;
+	int n;
+	const char *conv;
+};
+
+static const struct sysarg sysargs[] = {
+#define LKET_GROUP(...)
+#define LKET_EVENT(...)
+#define LKET_SYSARG(NAME, field, n, conv) { #NAME, field, n, #conv },
+#include "../runtime/lket_events.def"
+#undef LKET_GROUP
+#undef LKET_EVENT
+#undef LKET_SYSARG
+};
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The system call argument of event e's field name, or NULL. */
+static const struct sysarg *sysarg_of(const struct event *e, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sysargs); i++)
+		if (!strcmp(sysargs[i].upper, e->upper) &&
+		    !strcmp(sysargs[i].field, name))
+			return &sysargs[i];
+	return NULL;
+}
 
 /* The lookup of event e's field name, or NULL. */
 static const struct lookup *lookup_of(const struct event *e, const char *name)
@@ -95,13 +125,14 @@ static const struct lookup *lookup_of(const struct event *e, const char *name)
 
 /*
  * The C expression of event e's field name in its writer: the writer's
- * argument, or the name it looked up (lket_f_NAME).
+ * argument, or what the writer looked up or read itself (lket_f_NAME).
  */
 static const char *field_expr(const struct event *e, const char *name)
 {
 	static char buf[128];
 
-	snprintf(buf, sizeof(buf), lookup_of(e, name) ? "lket_f_%s" :
+	snprintf(buf, sizeof(buf),
+		 lookup_of(e, name) || sysarg_of(e, name) ? "lket_f_%s" :
 		 "STAP_ARG_f_%s", name);
 	return buf;
 }
@@ -248,22 +279,29 @@ static void stp_writer(const struct event *e)
 {
 	char type[32], name[64];
 	const struct lookup *l;
-	int i, fixed = 0;
+	int i, fixed = 0, params = 0;
 
 	printf("\nfunction _lket_write_%s%s(", e->upper,
 	       e->kind == PROBE ? ":long" : "");
 	for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
+		if (sysarg_of(e, name))
+			continue;
 		token(e->fmt, i, type, sizeof(type));
 		l = lookup_of(e, name);
-		printf("%sf_%s:%s", i ? ", " : "", l ? l->from : name,
+		printf("%sf_%s:%s", params++ ? ", " : "", l ? l->from : name,
 		       is_string(type) && !l ? "string" : "long");
 	}
 	printf(")\n%%{ /* unmodified-fnargs */\n");
 	for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
+		const struct sysarg *a = sysarg_of(e, name);
+
 		l = lookup_of(e, name);
 		if (l)
 			printf("\tconst char *lket_f_%s = %s(STAP_ARG_f_%s);\n",
 			       name, l->c_function, l->from);
+		if (a)
+			printf("\ts64 lket_f_%s = LKET_SYSARG_%s(%d);\n",
+			       name, a->conv, a->n);
 	}
 	printf("#if LKET_ASCII_TRACE\n");
 	writer_gate(e);
@@ -275,8 +313,8 @@ static void stp_writer(const struct event *e)
 			printf("\tlket_ascii_field(\"%s\", %s);\n",
 			       name, field_expr(e, name));
 		else
-			printf("\t_stp_printf(\" %s=%%lld\", (long long)STAP_ARG_f_%s);\n",
-			       name, name);
+			printf("\t_stp_printf(\" %s=%%lld\", (long long)%s);\n",
+			       name, field_expr(e, name));
 	}
 	printf("#else\n\tunsigned long lket_flags;\n");
 	for (i = 0; token(e->fmt, i, type, sizeof(type)); i++) {
@@ -303,9 +341,10 @@ static void stp_writer(const struct event *e)
 			printf("\t\tlket_p = lket_put(lket_p, %s, lket_len_%d);\n",
 			       field_expr(e, name), i);
 		else
-			printf("\t\t{\n\t\t\t%s v = (%s)STAP_ARG_f_%s;\n\n"
+			printf("\t\t{\n\t\t\t%s v = (%s)%s;\n\n"
 			       "\t\t\tlket_p = lket_put(lket_p, &v, %d);\n\t\t}\n",
-			       c_type(size), c_type(size), name, size);
+			       c_type(size), c_type(size), field_expr(e, name),
+			       size);
 	}
 	printf("\t\tlket_record_reserved(&lket_flags);\n\t}\n#endif\n%%}\n");
 }
@@ -672,7 +711,7 @@ static void gen_group_alias(const char *node, const struct group *g)
 static void gen_hook_alias(const struct event *e)
 {
 	char type[32], name[64], item[100];
-	int i, col;
+	int i, n, col;
 
 	col = printf("\n/* addevent.%s - Record: common_data", e->name) - 1;
 	for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
@@ -682,10 +721,12 @@ static void gen_hook_alias(const struct event *e)
 	}
 	printf(" */\nprobe __lket_rec.%s = __lket_%s\n{\n", e->name, e->name);
 	col = printf("\tif (_lket_lock_point || _lket_write_%s(", e->upper) + 7;
-	for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
+	for (i = 0, n = 0; token(e->names, i, name, sizeof(name)); i++) {
 		const struct lookup *l = lookup_of(e, name);
 
-		col = put_item(col, !i, l ? l->from :
+		if (sysarg_of(e, name))
+			continue;	/* the writer reads it itself */
+		col = put_item(col, !n++, l ? l->from :
 			       strcmp(name, "return") ? name : "retval",
 			       "\t\t", 16);
 	}

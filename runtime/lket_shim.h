@@ -186,7 +186,7 @@ static void lket_count_dropped(void)
  * without the print lock (see the top of this file): interrupts off is
  * all a probe handler needs.
  */
-static inline bool lket_print_lock(unsigned long *flags)
+static __always_inline bool lket_print_lock(unsigned long *flags)
 {
 	if (!LKET_FRAMES)
 		return _stp_print_trylock_irqsave(flags);
@@ -194,7 +194,7 @@ static inline bool lket_print_lock(unsigned long *flags)
 	return true;
 }
 
-static inline void lket_print_unlock(unsigned long *flags)
+static __always_inline void lket_print_unlock(unsigned long *flags)
 {
 	if (!LKET_FRAMES)
 		_stp_print_unlock_irqrestore(flags);
@@ -635,22 +635,18 @@ static void lket_frame_user_data(struct lket_open_record *rec, size_t user_len,
 }
 
 /*
- * Close the record open on this CPU (LKET_FRAMES): it is in its frame
- * already, total_size counting the hook's fields; what the probe body
- * printed since is appended to it.  A record dropped because the
- * transport was full takes what the body printed with it.
+ * What the probe body printed after the record open on this CPU
+ * (user_len bytes), appended to it in its frame.  A record dropped
+ * because the transport was full takes what the body printed with it.
+ * Out of line: most records have none, and their end pays no frame
+ * set-up for it.
  */
-static void lket_frame_record_end(struct lket_open_record *rec)
+static noinline void lket_frame_user_end(struct lket_open_record *rec,
+					 size_t user_len)
 {
-	char *end = _stp_print_end();
-	size_t user_len = 0, room;
 	unsigned long flags;
+	size_t room;
 
-	if (rec->user && end > rec->user)
-		user_len = end - rec->user;
-	/* nothing printed (most hooks' case): the record is whole already */
-	if (!user_len)
-		return;
 	local_irq_save(flags);
 	if (!rec->head) {
 		_stp_unreserve_bytes(user_len);
@@ -664,6 +660,21 @@ static void lket_frame_record_end(struct lket_open_record *rec)
 		lket_frame_user_data(rec, user_len, room);
 	}
 	local_irq_restore(flags);
+}
+
+/*
+ * Close the record open on this CPU (LKET_FRAMES): it is in its frame
+ * already, total_size counting the hook's fields; what the probe body
+ * printed since is appended to it.
+ */
+static __always_inline void lket_frame_record_end(struct lket_open_record *rec)
+{
+	char *end = _stp_print_end();
+
+	/* nothing printed (most hooks' case): the record is whole already */
+	if (likely(!rec->user || end <= rec->user))
+		return;
+	lket_frame_user_end(rec, end - rec->user);
 }
 #endif
 
@@ -768,7 +779,7 @@ static u64 lket_flight_ring(void)
  * (the hook's fields and what the user's probe body appended); in a text
  * trace, its newline.
  */
-static void lket_record_end(void)
+static inline void lket_record_end(void)
 {
 	struct lket_open_record *rec = this_cpu_ptr(&lket_open_record);
 	struct lket_record_head *head;
@@ -1140,7 +1151,7 @@ static char *lket_record_reserve_at(unsigned int group, unsigned int hook,
 #define lket_record_reserve(group, hook, body, flags)			\
 	lket_record_reserve_at(group, hook, body, flags, LKET_PROBE_REGS)
 
-static void lket_record_reserved(unsigned long *flags)
+static __always_inline void lket_record_reserved(unsigned long *flags)
 {
 	lket_print_unlock(flags);
 }

@@ -297,8 +297,10 @@ static void stp_writer(const struct event *e)
 
 		l = lookup_of(e, name);
 		if (l)
-			printf("\tconst char *lket_f_%s = %s(STAP_ARG_f_%s);\n",
-			       name, l->c_function, l->from);
+			printf("\tsize_t lket_size_%s;\n"
+			       "\tconst char *lket_f_%s =\n"
+			       "\t\t%s(STAP_ARG_f_%s, &lket_size_%s);\n",
+			       name, name, l->c_function, l->from, name);
 		if (a)
 			printf("\ts64 lket_f_%s = LKET_SYSARG_%s(%d);\n",
 			       name, a->conv, a->n);
@@ -319,7 +321,9 @@ static void stp_writer(const struct event *e)
 	printf("#else\n\tunsigned long lket_flags;\n");
 	for (i = 0; token(e->fmt, i, type, sizeof(type)); i++) {
 		token(e->names, i, name, sizeof(name));
-		if (is_string(type))
+		if (is_string(type) && lookup_of(e, name))
+			printf("\tsize_t lket_len_%d = lket_size_%s;\n", i, name);
+		else if (is_string(type))
 			printf("\tsize_t lket_len_%d = strlen(%s) + 1;\n",
 			       i, field_expr(e, name));
 		else

@@ -61,66 +61,63 @@ static const struct event events[] = {
 #undef LKET_EVENT
 };
 
-/* Fields whose writer looks the string up itself (LKET_LOOKUP). */
-struct lookup {
+/*
+ * Fields a hook's writer fills itself, not from its parameters: a name it
+ * looks up (LKET_LOOKUP) or an argument of the system call it reads
+ * (LKET_SYSARG).
+ */
+enum own_kind { OWN_LOOKUP, OWN_SYSARG };
+
+struct own_field {
+	enum own_kind kind;
 	const char *upper;
 	const char *field;
-	const char *from;
-	const char *c_function;
+	const char *from;		/* LOOKUP: the probe's local */
+	const char *c_function;		/* LOOKUP */
+	int n;				/* SYSARG: the argument, 1 to 6 */
+	const char *conv;		/* SYSARG: INT, UINT, LONG, ULONG */
 };
 
-static const struct lookup lookups[] = {
+static const struct own_field own_fields[] = {
 #define LKET_GROUP(...)
 #define LKET_EVENT(...)
-#define LKET_LOOKUP(NAME, field, from, fn) { #NAME, field, from, #fn },
+#define LKET_LOOKUP(NAME, field, from, fn) \
+	{ OWN_LOOKUP, #NAME, field, from, #fn, 0, NULL },
+#define LKET_SYSARG(NAME, field, n, conv) \
+	{ OWN_SYSARG, #NAME, field, NULL, NULL, n, #conv },
 #include "../runtime/lket_events.def"
 #undef LKET_GROUP
 #undef LKET_EVENT
 #undef LKET_LOOKUP
-};
-
-/* Fields whose writer reads a system call argument itself (LKET_SYSARG). */
-struct sysarg {
-	const char *upper;
-	const char *field;
-	int n;
-	const char *conv;
-};
-
-static const struct sysarg sysargs[] = {
-#define LKET_GROUP(...)
-#define LKET_EVENT(...)
-#define LKET_SYSARG(NAME, field, n, conv) { #NAME, field, n, #conv },
-#include "../runtime/lket_events.def"
-#undef LKET_GROUP
-#undef LKET_EVENT
 #undef LKET_SYSARG
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The system call argument of event e's field name, or NULL. */
-static const struct sysarg *sysarg_of(const struct event *e, const char *name)
+/* Event e's field name if its writer fills it itself as kind, or NULL. */
+static const struct own_field *own_field(const struct event *e,
+					 const char *name, enum own_kind kind)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(sysargs); i++)
-		if (!strcmp(sysargs[i].upper, e->upper) &&
-		    !strcmp(sysargs[i].field, name))
-			return &sysargs[i];
+	for (i = 0; i < ARRAY_SIZE(own_fields); i++)
+		if (own_fields[i].kind == kind &&
+		    !strcmp(own_fields[i].upper, e->upper) &&
+		    !strcmp(own_fields[i].field, name))
+			return &own_fields[i];
 	return NULL;
 }
 
-/* The lookup of event e's field name, or NULL. */
-static const struct lookup *lookup_of(const struct event *e, const char *name)
+static const struct own_field *lookup_of(const struct event *e,
+					 const char *name)
 {
-	size_t i;
+	return own_field(e, name, OWN_LOOKUP);
+}
 
-	for (i = 0; i < ARRAY_SIZE(lookups); i++)
-		if (!strcmp(lookups[i].upper, e->upper) &&
-		    !strcmp(lookups[i].field, name))
-			return &lookups[i];
-	return NULL;
+static const struct own_field *sysarg_of(const struct event *e,
+					 const char *name)
+{
+	return own_field(e, name, OWN_SYSARG);
 }
 
 /*
@@ -278,7 +275,7 @@ static void writer_gate(const struct event *e)
 static void stp_writer(const struct event *e)
 {
 	char type[32], name[64];
-	const struct lookup *l;
+	const struct own_field *l;
 	int i, fixed = 0, params = 0;
 
 	printf("\nfunction _lket_write_%s%s(", e->upper,
@@ -293,7 +290,7 @@ static void stp_writer(const struct event *e)
 	}
 	printf(")\n%%{ /* unmodified-fnargs */\n");
 	for (i = 0; token(e->names, i, name, sizeof(name)); i++) {
-		const struct sysarg *a = sysarg_of(e, name);
+		const struct own_field *a = sysarg_of(e, name);
 
 		l = lookup_of(e, name);
 		if (l)
@@ -530,12 +527,13 @@ static int gen_locals(void)
 	const struct event *e;
 	size_t i, j;
 
-	for (i = 0; i < ARRAY_SIZE(lookups); i++)
+	for (i = 0; i < ARRAY_SIZE(own_fields); i++)
 		for (j = 0; j < ARRAY_SIZE(events); j++) {
 			e = &events[j];
-			if (!strcmp(e->upper, lookups[i].upper))
+			if (own_fields[i].kind == OWN_LOOKUP &&
+			    !strcmp(e->upper, own_fields[i].upper))
 				printf("addevent.%s %s %s\n", e->name,
-				       lookups[i].field, lookups[i].from);
+				       own_fields[i].field, own_fields[i].from);
 		}
 	return 0;
 }
@@ -726,7 +724,7 @@ static void gen_hook_alias(const struct event *e)
 	printf(" */\nprobe __lket_rec.%s = __lket_%s\n{\n", e->name, e->name);
 	col = printf("\tif (_lket_lock_point || _lket_write_%s(", e->upper) + 7;
 	for (i = 0, n = 0; token(e->names, i, name, sizeof(name)); i++) {
-		const struct lookup *l = lookup_of(e, name);
+		const struct own_field *l = lookup_of(e, name);
 
 		if (sysarg_of(e, name))
 			continue;	/* the writer reads it itself */

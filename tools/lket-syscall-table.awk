@@ -3,8 +3,9 @@
 # number or a sum) as the C arrays lket_syscall_names_64 and _32 of
 # struct lket_syscall_name (tapset/syscall.stp: each name with its size,
 # which the record's writer then need not count).  tools/lket-buildenv
-# writes them into its runtime copy: static tables cost the module's build nothing, where SystemTap's
-# "probe init" that fills its maps is 1660 statements for the compiler.
+# writes them into its runtime copy: static tables cost the module's
+# build nothing, where SystemTap's "probe init" that fills its maps is
+# 1660 statements for the compiler.
 function nr_of(expr,   parts, i, n, sum) {
 	gsub(/[()]/, "", expr)
 	n = split(expr, parts, "+")

@@ -814,6 +814,9 @@ static inline void lket_record_end(void)
 	local_irq_restore(flags);
 }
 
+/* lket_record_end() as an expression: the public aliases' embedded C */
+#define LKET_RECORD_END()	(lket_record_end(), 0)
+
 #if LKET_ASCII_TRACE
 /* A text record: its prefix; the writer prints the fields after it. */
 static void lket_ascii_record_begin(unsigned int group, unsigned int hook)

@@ -706,9 +706,11 @@ static void gen_group_alias(const char *node, const struct group *g)
  * A hook's public alias, in two steps: the hand-written __lket_<name>
  * has set one local per field; the writer, the gate too, opens the record
  * before the user's probe body, the public alias closes it after (so
- * that user-appended data lands in the record).  The writer's statement
- * reads _lket_lock_point first: the user's globals are locked there
- * (tapset/lket_core.stp says why).
+ * that user-appended data lands in the record), with an embedded-C
+ * expression: a SystemTap function's call and context bookkeeping cost
+ * more than closing a record the body printed nothing to.  The writer's
+ * statement reads _lket_lock_point first: the user's globals are locked
+ * there (tapset/lket_core.stp says why).
  */
 static void gen_hook_alias(const struct event *e)
 {
@@ -733,7 +735,7 @@ static void gen_hook_alias(const struct event *e)
 			       "\t\t", 16);
 	}
 	printf("))\n\t\tnext\n}\n\nprobe addevent.%s += __lket_rec.%s\n{\n"
-	       "\t_lket_record_end()\n}\n", e->name, e->name);
+	       "\t%%{ LKET_RECORD_END() %%}\n}\n", e->name, e->name);
 }
 
 static int gen_aliases(void)

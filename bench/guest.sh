@@ -67,7 +67,7 @@
 #                           GUEST_LKET_B_ENV="NAME=VALUE ...": "lketb"
 #                           run with these in lket-run-traced's
 #                           environment (a switch of lket-run-traced's
-#                           being measured)
+#                           being measured: LKET_PIN_READERS=own)
 #                           GUEST_TRACERS="none lket lketb stap ...":
 #                           only these (default: all of them)
 #

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # lttng-order.py CTF_DIR NAME...: the CPU of each event named NAME in
-# lket-b2a's --ctf export CTF_DIR, a line each, in the order LTTng's
+# lket-b2a's --ctf export CTF_DIR (and a sched_process_fork's child
+# thread after it), a line each, in the order LTTng's
 # analyses read them: babeltrace 1's TraceCollection (python3-babeltrace),
 # which lttnganalyses reads with.  It orders events by time, and events of
 # one nanosecond on different CPUs as its heap of streams gives them, not
@@ -24,7 +25,10 @@ def main():
     out = sys.stdout
     for event in traces.events:
         if event.name in names:
-            out.write('%d\n' % event['cpu_id'])
+            if event.name == 'sched_process_fork':
+                out.write('%d %d\n' % (event['cpu_id'], event['child_tid']))
+            else:
+                out.write('%d\n' % event['cpu_id'])
     return 0
 
 

@@ -2,16 +2,18 @@
 # Runs inside the guest (bench/guest.sh starts it with lket-vm): in one
 # boot, each workload untraced and under each tracer, alternating, RUNS
 # times.  Appends to $RES/results one line per run:
-#   MODE CONFIG RUN LOOPS LOOP_NS EVENTS_SEEN LOST
+#   MODE CONFIG RUN LOOPS LOOP_NS EVENTS_SEEN LOST OTHERS_NS
 # (LOOP_NS: the loop's own time, from bench-loop -t, the mean of the
 # loops when there are two; EVENTS_SEEN/LOST as the tracer reports them,
-# -1 when it cannot tell).  A tracer that cannot run here writes
-# "MODE CONFIG skip REASON".  Modes:
-#   syscall   bench-loop LOOPS: getppid, the raw_syscalls tracepoints
-#             (addevent.syscall)
+# -1 when it cannot tell; OTHERS_NS: what the CPUs the loop did not run
+# on ran meanwhile, bench-loop -t's third figure, -1 when it cannot tell:
+# with one loop, the tracer's work off the traced CPU).  A tracer that
+# cannot run here writes "MODE CONFIG skip REASON".  Modes:
+#   syscall   bench-loop LOOPS on CPU 0: getppid, the raw_syscalls
+#             tracepoints (addevent.syscall)
 #   syscall2  the same loop on both CPUs at once: how the cost per event
 #             changes with two busy CPUs
-#   kprobe    bench-loop -r LOOPS: read(2) of /dev/zero, a kprobe and a
+#   kprobe    bench-loop -r LOOPS on CPU 0: read(2) of /dev/zero, a kprobe and a
 #             return probe on __x64_sys_read (addevent.iosyscall.read)
 #   wakeup    bench-loop -w LOOPS: two threads on CPUs 0 and 1 pass a
 #             byte back and forth, 2 LOOPS wake-ups (addevent.tskdispatch's
@@ -43,6 +45,13 @@ t=/sys/kernel/tracing
 [ -f $t/trace ] || mount -t tracefs nodev $t 2>/dev/null || :
 
 say() { echo "$mode $*" >> "$out"; }
+# a run's line: its figures, then the other CPUs' time (the mean of the
+# loops'; -1 when a loop could not tell)
+result() { say "$* $(others_ns)"; }
+others_ns() {
+	awk '{ if (NF < 3 || $3 < 0) bad = 1; s += $3; n++ }
+	END { printf "%.0f\n", n && !bad ? s / n : -1 }' "$tmp/ns" 2>/dev/null || echo -1
+}
 # the loops' own time: the mean of what this run's loops wrote
 # %.0f: mawk's %d stops at 2^31 - 1 (a loop of 2.1 s)
 loop_ns() { awk '{ s += $2; n++ } END { printf "%.0f\n", n ? s / n : -1 }' "$tmp/ns"; }
@@ -78,9 +87,9 @@ EOF
 chmod +x "$tmp/two.sh"
 workload() {
 	case $mode in
-	syscall) echo "$LOOP -t $tmp/ns $LOOPS" ;;
+	syscall) echo "taskset -c 0 $LOOP -t $tmp/ns $LOOPS" ;;
 	syscall2) echo "$tmp/two.sh $LOOPS" ;;
-	kprobe) echo "$LOOP -r -t $tmp/ns $LOOPS" ;;
+	kprobe) echo "taskset -c 0 $LOOP -r -t $tmp/ns $LOOPS" ;;
 	wakeup) echo "$LOOP -w -t $tmp/ns $LOOPS" ;;
 	rate) echo "$tmp/two.sh -p $rate $LOOPS" ;;
 	cyclictest) echo "$tmp/rt.sh" ;;
@@ -109,7 +118,7 @@ module() { eval "echo \${${1}_KO_$mode:-}"; }
 run_none() {
 	rm -f "$tmp/ns"
 	$(workload)
-	say "none $1 $(figures) 0 0"
+	result "none $1 $(figures) 0 0"
 }
 
 # LKET: the module built on the host, staprun in bulk mode (through
@@ -122,7 +131,7 @@ run_lket_module() {	# VAR CONFIG RUN [NAME=VALUE...]
 	shift 3
 	rm -rf "$tmp/lket" "$tmp/ns" && mkdir -p "$tmp/lket"
 	env "$@" "$RUN_TRACED" -o "$tmp/lket/t" "$(module "$var")" -- $(workload) \
-		>> "$log" 2>&1 || { say "$config $run $(figures) -1 -1"; return; }
+		>> "$log" 2>&1 || { result "$config $run $(figures) -1 -1"; return; }
 	"$B2A" -o "$tmp/lket.out" "$tmp/lket/t" 2> "$tmp/b2a.err"
 	seen=$(grep -c "$(lket_pattern)" "$tmp/lket.out")
 	# flushes lost in transport, and records the module dropped (buffers
@@ -131,7 +140,7 @@ run_lket_module() {	# VAR CONFIG RUN [NAME=VALUE...]
 		-e 's/.* \([0-9][0-9]*\) records dropped by the tracer$/\1/p' "$tmp/b2a.err" |
 		awk '{ s += $1 } END { print s + 0 }')
 	cat "$tmp/b2a.err" >> "$log"
-	say "$config $run $(figures) $seen $lost"
+	result "$config $run $(figures) $seen $lost"
 	rm -rf "$tmp/lket" "$tmp/lket.out"
 }
 
@@ -139,8 +148,8 @@ run_lket_module() {	# VAR CONFIG RUN [NAME=VALUE...]
 run_stap() {
 	rm -rf "$tmp/stap" "$tmp/ns" && mkdir -p "$tmp/stap"
 	"$RUN_TRACED" -o "$tmp/stap/t" "$(module STAP)" -- $(workload) \
-		>> "$log" 2>&1 || { say "stap $1 $(figures) -1 -1"; return; }
-	say "stap $1 $(figures) -1 0"
+		>> "$log" 2>&1 || { result "stap $1 $(figures) -1 -1"; return; }
+	result "stap $1 $(figures) -1 0"
 	rm -rf "$tmp/stap"
 }
 
@@ -166,14 +175,14 @@ run_ftrace() {
 	rm -f "$tmp/trace.dat" "$tmp/ns"
 	trace-cmd record $(ftrace_events) -o "$tmp/trace.dat" \
 		-c -F $(workload) > "$tmp/tc.log" 2>&1 || {
-		cat "$tmp/tc.log" >> "$log"; say "ftrace $1 $(figures) -1 -1"; return; }
+		cat "$tmp/tc.log" >> "$log"; result "ftrace $1 $(figures) -1 -1"; return; }
 	lost=$(awk '/^overrun:|^dropped events:/ { s += $NF } END { print s + 0 }' "$tmp/tc.log")
 	case $mode in
 	kprobe) seen=$(trace-cmd report -i "$tmp/trace.dat" 2>/dev/null | grep -c 'bench-loop.*lket_read') ;;
 	wakeup) seen=$(trace-cmd report -i "$tmp/trace.dat" 2>/dev/null | grep -c 'bench-loop.* sched_waking: *comm=bench-loop ') ;;
 	*) seen=$(trace-cmd report -i "$tmp/trace.dat" 2>/dev/null | grep -c 'NR 110 ') ;;
 	esac
-	say "ftrace $1 $(figures) $seen $lost"
+	result "ftrace $1 $(figures) $seen $lost"
 	rm -f "$tmp/trace.dat"
 }
 
@@ -185,11 +194,11 @@ run_perf() {
 	*) ev="-e raw_syscalls:sys_enter -e raw_syscalls:sys_exit" ;;
 	esac
 	perf record -q -o "$tmp/perf.data" $ev -- $(workload) \
-		>> "$log" 2>&1 || { say "perf $1 $(figures) -1 -1"; return; }
+		>> "$log" 2>&1 || { result "perf $1 $(figures) -1 -1"; return; }
 	perf report -i "$tmp/perf.data" --stats > "$tmp/stats" 2>/dev/null
 	seen=$(awk '/^ *SAMPLE events:/ { print $3; exit }' "$tmp/stats")
 	lost=$(awk '/^ *LOST_SAMPLES events:/ { s += $3 } END { print s + 0 }' "$tmp/stats")
-	say "perf $1 $(figures) ${seen:--1} $lost"
+	result "perf $1 $(figures) ${seen:--1} $lost"
 	rm -f "$tmp/perf.data"
 }
 
@@ -221,14 +230,14 @@ tracepoint:raw_syscalls:sys_exit /pid == cpid/ {
 	# bpftrace loses most of the events of this loop
 	BPFTRACE_PERF_RB_PAGES=${BPFTRACE_PERF_RB_PAGES:-4096} bpftrace \
 		-o "$tmp/bt.txt" -c "$(workload)" -e "$prog" 2> "$tmp/bt.err" || {
-		cat "$tmp/bt.err" >> "$log"; say "bpftrace $1 $(figures) -1 -1"; return; }
+		cat "$tmp/bt.err" >> "$log"; result "bpftrace $1 $(figures) -1 -1"; return; }
 	lost=$(sed -n 's/.*Lost \([0-9][0-9]*\) events.*/\1/p' "$tmp/bt.err" "$tmp/bt.txt" | awk '{ s += $1 } END { print s + 0 }')
 	case $mode in
 	kprobe) seen=$(grep -c ' entry [0-9]* [0-9]* 1$\| return 1$' "$tmp/bt.txt") ;;
 	wakeup) seen=$(grep -c ' waking [0-9]* [0-9]* bench-loop ' "$tmp/bt.txt") ;;
 	*) seen=$(grep -c ' entry 110$\| return 110 ' "$tmp/bt.txt") ;;
 	esac
-	say "bpftrace $1 $(figures) $seen $lost"
+	result "bpftrace $1 $(figures) $seen $lost"
 	rm -f "$tmp/bt.txt"
 }
 
@@ -265,7 +274,7 @@ run_lttng() {
 	  lttng add-context --kernel --channel=c -t tid &&
 	  lttng enable-event --kernel --channel=c $(lttng_events) &&
 	  lttng start; } >> "$log" 2>&1 || {
-		lttng destroy bench >> "$log" 2>&1; say "lttng $1 $(figures) -1 -1"; return; }
+		lttng destroy bench >> "$log" 2>&1; result "lttng $1 $(figures) -1 -1"; return; }
 	$(workload)
 	lttng stop >> "$log" 2>&1
 	lttng destroy >> "$log" 2>&1
@@ -280,7 +289,7 @@ run_lttng() {
 	wakeup) seen=$(grep -c ' sched_waking: .*comm = "bench-loop"' "$tmp/lttng.txt") ;;
 	*) seen=$(grep -c ' syscall_\(entry\|exit\)_getppid: ' "$tmp/lttng.txt") ;;
 	esac
-	say "lttng $1 $(figures) ${seen:--1} $lost"
+	result "lttng $1 $(figures) ${seen:--1} $lost"
 	rm -rf "$tmp/lttng" "$tmp/lttng.txt"
 }
 

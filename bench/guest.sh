@@ -3,11 +3,11 @@
 # the qemu guest (tests/vm/lket-vm) per kernel, each workload runs
 # untraced and under each tracer, alternating, RUNS times
 # (bench/guest-job.sh):
-#   syscall   `bench-loop L`: L getppid calls, 2 L raw_syscalls events
-#             (LKET: addevent.syscall, on the tracepoints)
+#   syscall   `bench-loop L` on CPU 0: L getppid calls, 2 L raw_syscalls
+#             events (LKET: addevent.syscall, on the tracepoints)
 #   syscall2  the same loop on both CPUs at once (per-event cost with two
 #             busy CPUs against one)
-#   kprobe    `bench-loop -r L`: L one-byte reads of /dev/zero (LKET:
+#   kprobe    `bench-loop -r L` on CPU 0: L one-byte reads of /dev/zero (LKET:
 #             addevent.iosyscall.read, a kprobe and a return probe on
 #             __x64_sys_read; the peers: kprobe events on the same
 #             function with the same fields, bpftrace kprobe/kretprobe)
@@ -296,13 +296,15 @@ awk -v mode="$mode" -v ev=$((2 * loops)) -v want=$want "$awk_median"'
 $1 != mode { next }
 $3 == "skip" { skip[$2] = $0; order[++no] = $2; next }
 { if (!($2 in n)) order[++no] = $2
-  n[$2]++; ns[$2, n[$2]] = $5; seen[$2, n[$2]] = $6; lost[$2, n[$2]] = $7 }
+  n[$2]++; ns[$2, n[$2]] = $5; seen[$2, n[$2]] = $6; lost[$2, n[$2]] = $7
+  # the other CPUs time, where a loop ran alone and every run could tell
+  if (NF < 8 || $8 < 0) no_oth[$2] = 1; oth[$2, n[$2]] = $8 }
 END {
 	base = med("none", ns)
-	printf "| %-9s | %12s | %10s | %14s | %11s | %11s | %11s | %12s | %10s |\n",
+	printf "| %-9s | %12s | %10s | %14s | %11s | %11s | %11s | %12s | %10s | %14s |\n",
 		"tracer", "loop ms", "x untraced", "+ns per event", "x LKET cost",
-		"x ftrace", "x LTTng", "events seen", "lost (max)"
-	printf "|-----------|--------------|------------|----------------|-------------|-------------|-------------|--------------|------------|\n"
+		"x ftrace", "x LTTng", "events seen", "lost (max)", "elsewhere ns"
+	printf "|-----------|--------------|------------|----------------|-------------|-------------|-------------|--------------|------------|----------------|\n"
 	lk = ("lket" in n) ? (med("lket", ns) - base) / ev : 0
 	ft = ("ftrace" in n) ? (med("ftrace", ns) - base) / ev : 0
 	lt = ("lttng" in n) ? (med("lttng", ns) - base) / ev : 0
@@ -311,12 +313,13 @@ END {
 		if (c in skip) { printf "| %-9s | not run: %s |\n", c, substr(skip[c], length(mode) + length(c) + 8); continue }
 		m = med(c, ns); extra = (m - base) / ev
 		mx = 0; for (i = 1; i <= n[c]; i++) if (lost[c, i] > mx) mx = lost[c, i]
-		printf "| %-9s | %12.1f | %9.2fx | %14.0f | %11s | %11s | %11s | %12s | %10d |\n",
+		printf "| %-9s | %12.1f | %9.2fx | %14.0f | %11s | %11s | %11s | %12s | %10d | %14s |\n",
 			c, m / 1e6, m / base, extra,
 			c == "none" ? "-" : (lk > 0 ? sprintf("%.2fx", extra / lk) : "n/a"),
 			c == "none" ? "-" : (ft > 0 ? sprintf("%.2fx", extra / ft) : "n/a"),
 			c == "none" ? "-" : (lt > 0 ? sprintf("%.2fx", extra / lt) : "n/a"),
-			c == "none" ? "-" : (med(c, seen) < 0 ? "n/a" : sprintf("%d/%d", med(c, seen), want)), mx
+			c == "none" ? "-" : (med(c, seen) < 0 ? "n/a" : sprintf("%d/%d", med(c, seen), want)), mx,
+			mode == "syscall2" || (c in no_oth) ? "-" : sprintf("%.0f", med(c, oth) / ev)
 	}
 }' "$dir/res/results"
 done
@@ -325,7 +328,10 @@ echo "loop ms: the loop alone (CLOCK_MONOTONIC in bench-loop), median.  +ns per"
 echo "event: (traced - untraced) / events of a loop, under emulation: compare,"
 echo "do not quote.  x LKET cost, x ftrace, x LTTng: the tracer's extra time"
 echo "over LKET's, ftrace's, LTTng's.  events seen: what the tracer recorded of the"
-echo "loop's events (perf: every sample; stap records nothing)."
+echo "loop's events (perf: every sample; stap records nothing).  elsewhere ns:"
+echo "what the CPUs the loop did not run on ran meanwhile, per event (untraced:"
+echo "the guest's own background), where the loop ran alone: the tracer's"
+echo "consumer and the writeback it causes, work two busy CPUs pay for."
 echo "raw runs: $dir/res/results; guest log: $dir/res/guest.log"
 }
 

@@ -15,8 +15,13 @@
  *     burst, then a sleep until the next millisecond is due (the rate
  *     sweep of bench/guest.sh; a clock read per call would add calls of
  *     its own where the guest's clock is not in the vDSO)
- * -t  append the loop's own elapsed time to FILE: "COUNT NANOSECONDS"
- *     (CLOCK_MONOTONIC around the loop only, not start-up or exit)
+ * -t  append the loop's own elapsed time to FILE: "COUNT NANOSECONDS
+ *     OTHERS" (CLOCK_MONOTONIC around the loop only, not start-up or
+ *     exit).  OTHERS: the nanoseconds the other CPUs ran tasks meanwhile
+ *     (their rq_cpu_time in /proc/schedstat, which leaves out idle), -1
+ *     when the loop changed CPUs or the kernel does not say.  Beside a
+ *     loop alone on its CPU, that is what the tracer's consumer (and the
+ *     writeback it causes) cost elsewhere: work a busy machine pays for.
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -60,6 +65,32 @@ static void sleep_until(const struct timespec *start, long long ns)
 	}
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, NULL))
 		;
+}
+
+/*
+ * The time CPUs other than SKIP have run tasks, in ns (/proc/schedstat's
+ * cpu lines: "cpuN yld 0 sched goidle ttwu ttwu_local rq_cpu_time ..."),
+ * or -1.  A task's time is added when it leaves the CPU, so one running
+ * across the loop's end is counted in the next loop's figure.
+ */
+static long long others_busy_ns(int skip)
+{
+	unsigned long long busy, sum = 0;
+	char line[512];
+	int cpu, found = 0;
+	FILE *f = fopen("/proc/schedstat", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "cpu%d %*u %*u %*u %*u %*u %*u %llu", &cpu,
+			   &busy) == 2) {
+			found = 1;
+			if (cpu != skip)
+				sum += busy;
+		}
+	fclose(f);
+	return found ? (long long)sum : -1;
 }
 
 /* -w: the pipes, and the round trips each thread makes */
@@ -130,6 +161,7 @@ static void loop(int fd, long n, long rate, const struct timespec *start)
 int main(int argc, char **argv)
 {
 	struct timespec a, b;
+	long long others = -1, others_a;
 	const char *tfile = NULL;
 	long n, rate = 0;
 	int fd = -1, opt, wake = 0;
@@ -165,9 +197,16 @@ int main(int argc, char **argv)
 		if (ping_pong(n, &a, &b))
 			return 1;
 	} else {
+		int cpu = sched_getcpu();
+
+		others_a = others_busy_ns(cpu);
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		loop(fd, n, rate, &a);
 		clock_gettime(CLOCK_MONOTONIC, &b);
+		if (others_a >= 0 && sched_getcpu() == cpu) {
+			others = others_busy_ns(cpu);
+			others = others >= others_a ? others - others_a : -1;
+		}
 	}
 	if (tfile) {
 		f = fopen(tfile, "a");
@@ -175,7 +214,7 @@ int main(int argc, char **argv)
 			perror(tfile);
 			return 1;
 		}
-		fprintf(f, "%ld %lld\n", n, ns_between(&a, &b));
+		fprintf(f, "%ld %lld %lld\n", n, ns_between(&a, &b), others);
 		if (fclose(f)) {
 			perror(tfile);
 			return 1;

@@ -13,8 +13,9 @@
 #             tracepoints (addevent.syscall)
 #   syscall2  the same loop on both CPUs at once: how the cost per event
 #             changes with two busy CPUs
-#   kprobe    bench-loop -r LOOPS on CPU 0: read(2) of /dev/zero, a kprobe and a
-#             return probe on __x64_sys_read (addevent.iosyscall.read)
+#   kprobe    bench-loop -r LOOPS on CPU 0: read(2) of /dev/zero, a
+#             kprobe and a return probe on __x64_sys_read
+#             (addevent.iosyscall.read)
 #   wakeup    bench-loop -w LOOPS: two threads on CPUs 0 and 1 pass a
 #             byte back and forth, 2 LOOPS wake-ups (addevent.tskdispatch's
 #             wakeup, wakeup_new and migrate; sched_waking and the others)
@@ -49,8 +50,9 @@ say() { echo "$mode $*" >> "$out"; }
 # loops'; -1 when a loop could not tell)
 result() { say "$* $(others_ns)"; }
 others_ns() {
+	[ -s "$tmp/ns" ] || { echo -1; return; }
 	awk '{ if (NF < 3 || $3 < 0) bad = 1; s += $3; n++ }
-	END { printf "%.0f\n", n && !bad ? s / n : -1 }' "$tmp/ns" 2>/dev/null || echo -1
+	END { printf "%.0f\n", n && !bad ? s / n : -1 }' "$tmp/ns"
 }
 # the loops' own time: the mean of what this run's loops wrote
 # %.0f: mawk's %d stops at 2^31 - 1 (a loop of 2.1 s)

@@ -7,8 +7,8 @@
 #             events (LKET: addevent.syscall, on the tracepoints)
 #   syscall2  the same loop on both CPUs at once (per-event cost with two
 #             busy CPUs against one)
-#   kprobe    `bench-loop -r L` on CPU 0: L one-byte reads of /dev/zero (LKET:
-#             addevent.iosyscall.read, a kprobe and a return probe on
+#   kprobe    `bench-loop -r L` on CPU 0: L one-byte reads of /dev/zero
+#             (LKET: addevent.iosyscall.read, a kprobe and a return probe on
 #             __x64_sys_read; the peers: kprobe events on the same
 #             function with the same fields, bpftrace kprobe/kretprobe)
 #   wakeup    `bench-loop -w L`: L round trips of a byte between two

@@ -27,7 +27,8 @@
 #             its lines: MODE CONFIG RUN P99_US MAX_US EVENTS_SEEN LOST
 #
 # Environment: RES, LOOP (bench-loop), LOOPS, RUNS, MODES, RATES,
-# RT_SECONDS, RT_RATE, TRACERS, B2A (lket-b2a), RUN_TRACED, LTTNG_MODULES
+# RT_SECONDS, RT_RATE, TRACERS, B2A (lket-b2a), RUN_TRACED, PROFILE (a
+# rate: perf record samples every run but perf's; profile_report), LTTNG_MODULES
 # (or LTTNG_WHY: why there are none), and per mode the modules LKET_KO_<mode> and
 # STAP_KO_<mode> (empty when none could be built; LKET_WHY_<mode>,
 # STAP_WHY_<mode> say why); with LKETB_KO_<mode>, the tracer "lketb" too:
@@ -88,6 +89,10 @@ wait \$a; wait \$b
 EOF
 chmod +x "$tmp/two.sh"
 workload() {
+	# PROFILE: each run's CPUs sampled (perf record -e cpu-clock on all of
+	# them) while its workload runs, after the tracer has started
+	[ -z "$profiling" ] || printf 'perf record -a -q -F %s -e cpu-clock -o %s -- ' \
+		"$PROFILE" "$tmp/profile.data"
 	case $mode in
 	syscall) echo "taskset -c 0 $LOOP -t $tmp/ns $LOOPS" ;;
 	syscall2) echo "$tmp/two.sh $LOOPS" ;;
@@ -312,6 +317,20 @@ usable() {
 	esac
 }
 
+# A profiled run's samples by command and by where they fell (the kernel,
+# a module, a library), then by symbol, in $RES/profile-MODE-CONFIG-RUN.
+# Interrupts are off in a SystemTap handler: its samples fall on the
+# instruction that turns them on again, in the module, at the handler's
+# end.
+profiling=
+profile_report() {
+	{ perf report -i "$tmp/profile.data" --sort comm,dso --stdio 2>&1 | grep -v '^#' | grep . | head -n 30
+	  echo
+	  perf report -i "$tmp/profile.data" --sort comm,dso,sym --stdio --percent-limit 1 2>&1 |
+		grep -v '^#' | grep .; } > "$RES/profile-$mode-$1-$2"
+	rm -f "$tmp/profile.data"
+}
+
 lttng_why=
 case " $TRACERS " in
 *" lttng "*) lttng_why=$(lttng_start) || : ;;
@@ -344,7 +363,10 @@ for mode in $MODES; do
 	for r in $(seq "$RUNS"); do
 		for c in $active; do
 			echo "guest: $mode run $r: $c" >&2
+			[ -z "${PROFILE:-}" ] || [ $c = perf ] || profiling=yes
 			"run_$c" "$r"
+			[ -z "$profiling" ] || profile_report "$c" "$r"
+			profiling=
 		done
 	done
 	[ "$mode" = kprobe ] && echo > $t/kprobe_events

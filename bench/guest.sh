@@ -70,6 +70,12 @@
 #                           being measured: LKET_PIN_READERS=own)
 #                           GUEST_TRACERS="none lket lketb stap ...":
 #                           only these (default: all of them)
+#                           GUEST_PROFILE=HZ: each run but perf's is
+#                           sampled HZ times a second on every CPU
+#                           (perf record -e cpu-clock): where its time
+#                           went, by command and module, in
+#                           BENCH_DIR/guest/REL/res/profile-MODE-TRACER-RUN
+#                           (its times are then not the tracer's alone)
 #
 # LKET_SKIP_GUEST=1 skips this part (exit 77).
 set -eu
@@ -193,6 +199,7 @@ LKET_VM_CPU=${LKET_VM_CPU:-max} "$top/tests/vm/lket-vm" run --results "$dir/res"
 	--env RT_RATE="${GUEST_RT_RATE:-20000}" $env_modules $lttng_env \
 	${GUEST_LKET_B_ENV:+--env LKETB_ENV="$GUEST_LKET_B_ENV"} \
 	${GUEST_TRACERS:+--env TRACERS="$GUEST_TRACERS"} \
+	${GUEST_PROFILE:+--env PROFILE="$GUEST_PROFILE"} \
 	--env B2A="$kb/lket-b2a" --env RUN_TRACED="$top/tools/lket-run-traced" \
 	--script "$here/guest-job.sh" || note "$rel: the guest job exited $?"
 t1=$(date +%s)

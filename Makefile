@@ -337,7 +337,7 @@ install: all
 		f=$${f#tapset/}; case $$f in lket_*) n=$$f ;; *) n=lket_$$f ;; esac; \
 		ln -sfn ../../lket/tapset/$$f $(DESTDIR)$(STAP_TAPSETDIR)/$$n; \
 	done
-	install -m 644 runtime/*.h runtime/*.def runtime/targets \
+	install -m 644 runtime/*.h runtime/*.def runtime/targets runtime/debuginfo \
 		$(DESTDIR)$(RUNTIMEDIR)/
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(BUILD)/man/lket.5 $(DESTDIR)$(MANDIR)/man5/

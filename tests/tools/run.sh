@@ -17,6 +17,7 @@
 #    as the whole trace; a CPU never written leaves no file; bad input
 #    and an earlier trace's files are refused;
 #  * tools/lket-target picks the machine's Debian suite's kernel.
+#  * install-deps dbg-filters keeps what runtime/debuginfo names.
 #
 #   tests/tools/run.sh BUILD        prints "tools: N passed, M failed"
 set -u
@@ -307,6 +308,30 @@ done
 [ "$("$top/tools/lket-target" --all)" = "$all" ] &&
 	ok "lket-target --all: the $(echo "$all" | wc -l) targets of runtime/targets" ||
 	bad "lket-target --all: '$("$top/tools/lket-target" --all | tr '\n' ' ')'"
+
+# install-deps dbg-filters, as dpkg reads them (the last filter a path
+# matches decides; * matches a /): the modules runtime/debuginfo names
+# are written, vmlinux too, a driver nobody reads is not
+filters=$("$top/tools/install-deps" dbg-filters) || bad "install-deps dbg-filters failed"
+dpkg_writes() {
+	dw=yes
+	for f in $filters; do
+		# shellcheck disable=SC2254 # the filter is a pattern
+		case $1 in ${f#*=}) case $f in path-exclude=*) dw=no ;; *) dw=yes ;; esac ;; esac
+	done
+	echo $dw
+}
+kdbg=/usr/lib/debug/lib/modules/6.1.0-57-amd64/kernel
+set -f
+for m in $(awk '$1 == "probe" || $1 == "stack" { print $2 }' "$top/runtime/debuginfo") \
+	drivers/virtio/virtio_ring.ko /usr/lib/debug/boot/vmlinux-6.1.0-57-amd64; do
+	case $m in /*) p=$m ;; *) p=$kdbg/$m ;; esac
+	[ "$(dpkg_writes "$p")" = yes ] && ok "dbg-filters: $m written" || bad "dbg-filters: $m not written"
+done
+for m in drivers/gpu/drm/amd/amdgpu/amdgpu.ko sound/core/snd.ko net/netfilter/nf_tables.ko; do
+	[ "$(dpkg_writes "$kdbg/$m")" = no ] && ok "dbg-filters: $m left out" || bad "dbg-filters: $m written"
+done
+set +f
 
 echo "tools: $pass passed, $fail failed"
 [ $fail = 0 ]

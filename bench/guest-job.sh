@@ -32,7 +32,9 @@
 # (or LTTNG_WHY: why there are none), and per mode the modules LKET_KO_<mode> and
 # STAP_KO_<mode> (empty when none could be built; LKET_WHY_<mode>,
 # STAP_WHY_<mode> say why); with LKETB_KO_<mode>, the tracer "lketb" too:
-# LKET built another way (bench/guest.sh's GUEST_LKET_B).
+# LKET built another way (bench/guest.sh's GUEST_LKET_B), run with
+# LKETB_ENV in lket-run-traced's environment and LKETB_ARGS among its
+# options.
 set -u
 : "${RES:?}" "${LOOP:?}" "${LOOPS:=100000}" "${RUNS:=3}"
 : "${MODES:=syscall syscall2 kprobe}" "${RATES:=10000 30000 100000 300000}"
@@ -131,13 +133,14 @@ run_none() {
 # LKET: the module built on the host, staprun in bulk mode (through
 # lket-run-traced: plain staprun -c loses the trace's tail); lket-b2a
 # reports what the transport lost.
-run_lket() { run_lket_module LKET lket "$1"; }
-run_lketb() { run_lket_module LKETB lketb "$1" ${LKETB_ENV:-}; }
-run_lket_module() {	# VAR CONFIG RUN [NAME=VALUE...]
-	var=$1 config=$2 run=$3
-	shift 3
+run_lket() { run_lket_module LKET lket "$1" ""; }
+run_lketb() { run_lket_module LKETB lketb "$1" "${LKETB_ARGS:-}" ${LKETB_ENV:-}; }
+run_lket_module() {	# VAR CONFIG RUN "OPTION..." [NAME=VALUE...]
+	var=$1 config=$2 run=$3 args=$4
+	shift 4
 	rm -rf "$tmp/lket" "$tmp/ns" && mkdir -p "$tmp/lket"
-	env "$@" "$RUN_TRACED" -o "$tmp/lket/t" "$(module "$var")" -- $(workload) \
+	# shellcheck disable=SC2086 # args: lket-run-traced's options, split
+	env "$@" "$RUN_TRACED" $args -o "$tmp/lket/t" "$(module "$var")" -- $(workload) \
 		>> "$log" 2>&1 || { result "$config $run $(figures) -1 -1"; return; }
 	"$B2A" -o "$tmp/lket.out" "$tmp/lket/t" 2> "$tmp/b2a.err"
 	seen=$(grep -c "$(lket_pattern)" "$tmp/lket.out")

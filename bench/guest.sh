@@ -68,6 +68,11 @@
 #                           run with these in lket-run-traced's
 #                           environment (a switch of lket-run-traced's
 #                           being measured: LKET_PIN_READERS=own)
+#                           GUEST_LKET_B_ARGS="OPTION ...": "lketb" run
+#                           with these lket-run-traced options ("--flight
+#                           64": no consumer during the loop, its
+#                           records written at the end: what LKET costs
+#                           without one)
 #                           GUEST_TRACERS="none lket lketb stap ...":
 #                           only these (default: all of them)
 #                           GUEST_PROFILE=HZ: each run but perf's is
@@ -147,7 +152,7 @@ rm -rf "$dir/res"
 mkdir -p "$dir/res"
 dir=$(cd "$dir" && pwd)
 modes=${GUEST_MODES:-syscall syscall2 kprobe wakeup rate}
-lketb=${GUEST_LKET_B:-}${GUEST_LKET_B_TREE:-}${GUEST_LKET_B_ENV:-}
+lketb=${GUEST_LKET_B:-}${GUEST_LKET_B_TREE:-}${GUEST_LKET_B_ENV:-}${GUEST_LKET_B_ARGS:-}
 case $rel in *-rt-amd64) modes="$modes cyclictest" ;; esac
 
 env_modules=
@@ -198,6 +203,7 @@ LKET_VM_CPU=${LKET_VM_CPU:-max} "$top/tests/vm/lket-vm" run --results "$dir/res"
 	--env RATES="$rates" --env RT_SECONDS="${GUEST_RT_SECONDS:-20}" \
 	--env RT_RATE="${GUEST_RT_RATE:-20000}" $env_modules $lttng_env \
 	${GUEST_LKET_B_ENV:+--env LKETB_ENV="$GUEST_LKET_B_ENV"} \
+	${GUEST_LKET_B_ARGS:+--env LKETB_ARGS="$GUEST_LKET_B_ARGS"} \
 	${GUEST_TRACERS:+--env TRACERS="$GUEST_TRACERS"} \
 	${GUEST_PROFILE:+--env PROFILE="$GUEST_PROFILE"} \
 	--env B2A="$kb/lket-b2a" --env RUN_TRACED="$top/tools/lket-run-traced" \

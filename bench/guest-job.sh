@@ -45,6 +45,8 @@ out=$RES/results
 log=$RES/guest.log
 : > "$out"
 : > "$log"
+# first: the report's header names the guest even if the job is cut short
+echo "$(uname -r) $(nproc) CPUs" > "$RES/guest-info"
 t=/sys/kernel/tracing
 [ -f $t/trace ] || mount -t tracefs nodev $t 2>/dev/null || :
 
@@ -374,4 +376,3 @@ for mode in $MODES; do
 	done
 	[ "$mode" = kprobe ] && echo > $t/kprobe_events
 done
-echo "$(uname -r) $(nproc) CPUs" > "$RES/guest-info"

@@ -57,6 +57,8 @@
 #                           GUEST_MODES="syscall syscall2 kprobe wakeup rate"
 #                           GUEST_RATES="10000 30000 100000 300000"
 #                           GUEST_RT_SECONDS=20 GUEST_RT_RATE=20000
+#                           GUEST_TIMEOUT=S: the boot's limit (default
+#                           1800, more with cyclictest)
 #                           GUEST_LKET_B="-DOPTION ...": LKET built
 #                           with these stap options too, run beside the
 #                           other tracers as "lketb" (to compare builds)
@@ -191,13 +193,21 @@ if lttng_mods=$("$here/lttng-modules.sh" "$kb" "$rel"); then
 	lttng_env="--env LTTNG_MODULES=$lttng_mods"
 fi
 
+# the boot's time limit: 30 minutes, and for cyclictest each run of each
+# tracer's seconds and a minute to convert its trace (6.12 RT's boot of
+# six tracers, five runs, took 1801 s, its last run cut short)
+timeout=1800
+case " $modes " in *" cyclictest "*)
+	ntracers=$(echo "${GUEST_TRACERS:-none lket lketb stap ftrace lttng perf bpftrace}" | wc -w)
+	timeout=$((timeout + runs * ntracers * (${GUEST_RT_SECONDS:-20} + 60))) ;;
+esac
 t0=$(date +%s)
 # a thread per emulated CPU: the loop's CPU is not shared with the
 # tracer's consumer on the other one; every CPU feature QEMU emulates,
 # as the figures in bench/README had (tests' guests have a plainer CPU)
 # shellcheck disable=SC2086
 LKET_VM_CPU=${LKET_VM_CPU:-max} "$top/tests/vm/lket-vm" run --results "$dir/res" --tcg-threads multi \
-	--timeout "${GUEST_TIMEOUT:-1800}" \
+	--timeout "${GUEST_TIMEOUT:-$timeout}" \
 	--env RES="$dir/res" --env LOOP="${BENCH_LOOP:-$build/bench-loop}" \
 	--env LOOPS="$loops" --env RUNS="$runs" --env MODES="$modes" \
 	--env RATES="$rates" --env RT_SECONDS="${GUEST_RT_SECONDS:-20}" \
@@ -207,7 +217,8 @@ LKET_VM_CPU=${LKET_VM_CPU:-max} "$top/tests/vm/lket-vm" run --results "$dir/res"
 	${GUEST_TRACERS:+--env TRACERS="$GUEST_TRACERS"} \
 	${GUEST_PROFILE:+--env PROFILE="$GUEST_PROFILE"} \
 	--env B2A="$kb/lket-b2a" --env RUN_TRACED="$top/tools/lket-run-traced" \
-	--script "$here/guest-job.sh" || note "$rel: the guest job exited $?"
+	--script "$here/guest-job.sh" && job_rc=0 || job_rc=$?
+[ "$job_rc" = 0 ] || note "$rel: the guest job exited $job_rc"
 t1=$(date +%s)
 [ -s "$dir/res/results" ] || { note "$rel: no results came back"; return 1; }
 accel=$(cat "$kb/vm/accel-$rel" 2>/dev/null || echo "?")
@@ -231,6 +242,7 @@ function med(c, arr,    i, j, k, v, t) {
 report() {
 echo "tracing cost in the guest: bench-loop $loops, $((2 * loops)) events a loop, medians of $runs alternating runs"
 echo "guest: $(cat "$dir/res/guest-info" 2>/dev/null), accelerator $accel; host $(nproc) x $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1); $(date -u '+%Y-%m-%d %H:%M UTC'); one boot, $((t1 - t0)) s"
+[ "$job_rc" = 0 ] || echo "CUT SHORT: the guest job ended with status $job_rc (124: GUEST_TIMEOUT, ${GUEST_TIMEOUT:-$timeout} s): the last runs are missing"
 for mode in $modes; do
 echo
 if [ "$mode" = rate ]; then

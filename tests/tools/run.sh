@@ -285,6 +285,9 @@ for suite in bookworm trixie; do
 	got=$(LKET_OS_RELEASE=$work/os-release LKET_KERNEL_RELEASE= "$top/tools/lket-target")
 	[ -n "$want" ] && [ "$got" = "$want" ] && ok "lket-target on $suite: $got" ||
 		bad "lket-target on $suite: '$got', want '$want'"
+	got=$(LKET_OS_RELEASE=$work/os-release "$top/tools/lket-target" --host-suite)
+	[ "$got" = $suite ] && ok "lket-target --host-suite on $suite" ||
+		bad "lket-target --host-suite on $suite: '$got'"
 done
 osr sid
 got=$(LKET_OS_RELEASE=$work/os-release LKET_KERNEL_RELEASE= "$top/tools/lket-target")

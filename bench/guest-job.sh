@@ -38,7 +38,7 @@
 set -u
 : "${RES:?}" "${LOOP:?}" "${LOOPS:=100000}" "${RUNS:=3}"
 : "${MODES:=syscall syscall2 kprobe}" "${RATES:=10000 30000 100000 300000}"
-: "${TRACERS:=none lket lketb stap ftrace lttng perf bpftrace}"
+: "${TRACERS:?}"
 tmp=/tmp/bench
 mkdir -p "$tmp"
 out=$RES/results

@@ -154,6 +154,7 @@ rm -rf "$dir/res"
 mkdir -p "$dir/res"
 dir=$(cd "$dir" && pwd)
 modes=${GUEST_MODES:-syscall syscall2 kprobe wakeup rate}
+tracers=${GUEST_TRACERS:-none lket lketb stap ftrace lttng perf bpftrace}
 lketb=${GUEST_LKET_B:-}${GUEST_LKET_B_TREE:-}${GUEST_LKET_B_ENV:-}${GUEST_LKET_B_ARGS:-}
 case $rel in *-rt-amd64) modes="$modes cyclictest" ;; esac
 
@@ -198,7 +199,7 @@ fi
 # six tracers, five runs, took 1801 s, its last run cut short)
 timeout=1800
 case " $modes " in *" cyclictest "*)
-	ntracers=$(echo "${GUEST_TRACERS:-none lket lketb stap ftrace lttng perf bpftrace}" | wc -w)
+	ntracers=$(echo "$tracers" | wc -w)
 	timeout=$((timeout + runs * ntracers * (${GUEST_RT_SECONDS:-20} + 60))) ;;
 esac
 t0=$(date +%s)
@@ -214,7 +215,7 @@ LKET_VM_CPU=${LKET_VM_CPU:-max} "$top/tests/vm/lket-vm" run --results "$dir/res"
 	--env RT_RATE="${GUEST_RT_RATE:-20000}" $env_modules $lttng_env \
 	${GUEST_LKET_B_ENV:+--env LKETB_ENV="$GUEST_LKET_B_ENV"} \
 	${GUEST_LKET_B_ARGS:+--env LKETB_ARGS="$GUEST_LKET_B_ARGS"} \
-	${GUEST_TRACERS:+--env TRACERS="$GUEST_TRACERS"} \
+	--env TRACERS="$tracers" \
 	${GUEST_PROFILE:+--env PROFILE="$GUEST_PROFILE"} \
 	--env B2A="$kb/lket-b2a" --env RUN_TRACED="$top/tools/lket-run-traced" \
 	--script "$here/guest-job.sh" && job_rc=0 || job_rc=$?

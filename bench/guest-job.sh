@@ -92,15 +92,18 @@ taskset -c 1 "$LOOP" -t "$tmp/ns" "\$@" & b=\$!
 wait \$a; wait \$b
 EOF
 chmod +x "$tmp/two.sh"
+TASKSET=$(command -v taskset)
 workload() {
 	# PROFILE: each run's CPUs sampled (perf record -e cpu-clock on all of
 	# them) while its workload runs, after the tracer has started
 	[ -z "$profiling" ] || printf 'perf record -a -q -F %s -e cpu-clock -o %s -- ' \
 		"$PROFILE" "$tmp/profile.data"
+	# taskset by its path: bpftrace -c refuses a name that two PATH
+	# folders hold (/bin and /usr/bin, with a merged /usr)
 	case $mode in
-	syscall) echo "taskset -c 0 $LOOP -t $tmp/ns $LOOPS" ;;
+	syscall) echo "$TASKSET -c 0 $LOOP -t $tmp/ns $LOOPS" ;;
 	syscall2) echo "$tmp/two.sh $LOOPS" ;;
-	kprobe) echo "taskset -c 0 $LOOP -r -t $tmp/ns $LOOPS" ;;
+	kprobe) echo "$TASKSET -c 0 $LOOP -r -t $tmp/ns $LOOPS" ;;
 	wakeup) echo "$LOOP -w -t $tmp/ns $LOOPS" ;;
 	rate) echo "$tmp/two.sh -p $rate $LOOPS" ;;
 	cyclictest) echo "$tmp/rt.sh" ;;

@@ -1,4 +1,9 @@
 #!/bin/sh
+# shellcheck disable=SC2046,SC2091,SC2317,SC2016,SC2015
+# (the workload and the tracers' event options are word lists printed by
+# functions and split on purpose; run_* is called as "run_$tracer"; the
+# kprobe and bpftrace programs are quoted for their own $; a && b || c
+# here means "or say why not")
 # Runs inside the guest (bench/guest.sh starts it with lket-vm): in one
 # boot, each workload untraced and under each tracer, alternating, RUNS
 # times.  Appends to $RES/results one line per run:
@@ -139,6 +144,7 @@ run_none() {
 # lket-run-traced: plain staprun -c loses the trace's tail); lket-b2a
 # reports what the transport lost.
 run_lket() { run_lket_module LKET lket "$1" ""; }
+# shellcheck disable=SC2086 # LKETB_ENV: NAME=VALUE words
 run_lketb() { run_lket_module LKETB lketb "$1" "${LKETB_ARGS:-}" ${LKETB_ENV:-}; }
 run_lket_module() {	# VAR CONFIG RUN "OPTION..." [NAME=VALUE...]
 	var=$1 config=$2 run=$3 args=$4
@@ -208,6 +214,7 @@ run_perf() {
 	wakeup) ev="-e sched:sched_waking -e sched:sched_wakeup_new -e sched:sched_migrate_task" ;;
 	*) ev="-e raw_syscalls:sys_enter -e raw_syscalls:sys_exit" ;;
 	esac
+	# shellcheck disable=SC2086 # ev: perf's options, split
 	perf record -q -o "$tmp/perf.data" $ev -- $(workload) \
 		>> "$log" 2>&1 || { result "perf $1 $(figures) -1 -1"; return; }
 	perf report -i "$tmp/perf.data" --stats > "$tmp/stats" 2>/dev/null
@@ -371,7 +378,7 @@ for mode in $MODES; do
 	for r in $(seq "$RUNS"); do
 		for c in $active; do
 			echo "guest: $mode run $r: $c" >&2
-			[ -z "${PROFILE:-}" ] || [ $c = perf ] || profiling=yes
+			[ -z "${PROFILE:-}" ] || [ "$c" = perf ] || profiling=yes
 			"run_$c" "$r"
 			[ -z "$profiling" ] || profile_report "$c" "$r"
 			profiling=

@@ -47,6 +47,7 @@ enum lket_field_flag {
 	LKET_F_PID = 1 << 2,		/* a process (thread group) ID */
 	LKET_F_TID = 1 << 3,		/* a thread ID */
 	LKET_F_DURATION = 1 << 4,	/* a length of time */
+	LKET_F_UNSIGNED = 1 << 5,	/* never below zero: zero-extended */
 };
 
 #endif

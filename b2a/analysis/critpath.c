@@ -10,6 +10,7 @@
 
 #include "analysis/critpath.h"
 #include "analysis/report.h"
+#include "analysis/schedlat.h"
 #include "util/outbuf.h"
 #include "util/array.h"
 #include "util/u64map.h"
@@ -155,10 +156,12 @@ static int on_switch(struct critpath *c, const struct event *ev,
 		if (proc && proc->tid == (uint32_t)prev)
 			name(t, proc->comm, proc->comm_len);
 		/* its segment, whatever it was said to be, ends: it ran;
-		 * asleep but woken already: its sleep ends as it begins */
+		 * asleep but woken already: its sleep ends as it begins;
+		 * exited: it has no time after this */
 		ret = seg_close(t, ts, NO_WAKER);
-		if (!ret)
-			ret = seg_open(t, ts, state && t->early_waker == NO_WAKER ?
+		if (!ret && !sched_exited(state))
+			ret = seg_open(t, ts, state != SCHED_RUNNABLE &&
+				       t->early_waker == NO_WAKER ?
 				       SEG_BLOCKED : SEG_RUNNABLE);
 		t->early_waker = NO_WAKER;
 	}

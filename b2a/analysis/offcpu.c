@@ -9,6 +9,7 @@
 
 #include "analysis/offcpu.h"
 #include "analysis/report.h"
+#include "analysis/schedlat.h"
 #include "util/outbuf.h"
 #include "util/array.h"
 #include "util/u64map.h"
@@ -240,7 +241,8 @@ static int on_switch(struct offcpu *o, const struct event *ev,
 	s = sleeper_of(o, (int32_t)prev);
 	if (!s)
 		return -ENOMEM;
-	if (!state) {			/* preempted: runnable */
+	/* preempted, it is runnable; exited, it never wakes */
+	if (state == SCHED_RUNNABLE || sched_exited(state)) {
 		s->early = false;
 		return 0;
 	}

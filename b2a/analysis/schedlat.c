@@ -110,7 +110,7 @@ int schedlat_switch(struct schedlat *s, int32_t prev, int64_t prev_state,
 	struct u64map_slot *m;
 
 	/* left runnable: a wake-up still pending came while it ran */
-	if (prev > 0 && prev_state == 0) {
+	if (prev > 0 && prev_state == SCHED_RUNNABLE) {
 		m = u64map_find(&s->by_tid, (uint32_t)prev);
 		if (m)
 			slot_release(s, m);

@@ -24,6 +24,21 @@
 
 #include "analysis/procmap.h"
 
+/*
+ * What tskdispatch.ctxswitch's prev_state says, the low 8 bits of the
+ * kernel's TASK_* (man/groups/tskdispatch.roff), for every scheduling
+ * analysis: 0, the task stays runnable (preempted); TASK_DEAD (0x80),
+ * and EXIT_DEAD or EXIT_ZOMBIE (0x10, 0x20) where a kernel puts them
+ * there, it has exited and never runs again; anything else, it sleeps.
+ */
+#define SCHED_RUNNABLE		0
+#define SCHED_EXITED_MASK	(0x10 | 0x20 | 0x80)
+
+static inline bool sched_exited(int64_t prev_state)
+{
+	return prev_state & SCHED_EXITED_MASK;
+}
+
 /* One latency: a wake-up's thread put on a CPU. */
 struct schedlat_sample {
 	int32_t tid, pid;

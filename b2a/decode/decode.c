@@ -30,19 +30,21 @@ static const uint8_t *decode_fields(const struct stream *s,
 		case LKET_INT8:
 			if (end - p < 1)
 				return NULL;
-			v->i = (int8_t)*p;
+			v->i = f->is_unsigned ? (int64_t)*p : (int8_t)*p;
 			p += 1;
 			break;
 		case LKET_INT16:
 			if (end - p < 2)
 				return NULL;
-			v->i = (int16_t)stream_u16(s, p);
+			v->i = f->is_unsigned ? (int64_t)stream_u16(s, p) :
+			       (int16_t)stream_u16(s, p);
 			p += 2;
 			break;
 		case LKET_INT32:
 			if (end - p < 4)
 				return NULL;
-			v->i = (int32_t)stream_u32(s, p);
+			v->i = f->is_unsigned ? (int64_t)stream_u32(s, p) :
+			       (int32_t)stream_u32(s, p);
 			p += 4;
 			break;
 		case LKET_INT64:

@@ -15,7 +15,8 @@
 
 struct value {
 	const struct field *f;
-	int64_t i;		/* integers, sign-extended */
+	int64_t i;		/* integers, sign-extended (zero-extended
+				   where the field is_unsigned) */
 	/* strings: in the record, NUL-terminated there; a string whose NUL
 	 * is missing is no value (the record does not match its metadata) */
 	const char *s;

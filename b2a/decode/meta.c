@@ -328,6 +328,8 @@ static void set_flags(struct event_meta *e)
 			f->hex = f->type != LKET_STRING &&
 				 f->type != LKET_ADDRS &&
 				 (f->flags & (LKET_F_HEX | LKET_F_ADDR));
+			f->is_unsigned = f->type < LKET_INT64 &&
+					 (f->flags & LKET_F_UNSIGNED);
 		}
 }
 

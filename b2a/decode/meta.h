@@ -29,6 +29,7 @@ struct field {
 	uint8_t type;		/* enum lket_field_type */
 	uint8_t flags;		/* enum lket_field_flag */
 	bool hex;		/* printed as 0x...: LKET_F_ADDR, LKET_F_HEX */
+	bool is_unsigned;	/* decoded zero-extended: LKET_F_UNSIGNED */
 	const char *name;
 	const char *prefix;	/* " name=", ready to print */
 	uint8_t prefix_len;

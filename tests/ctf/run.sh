@@ -167,6 +167,13 @@ check_wakeuptie() {
 	python3 "$here/lttng-agree.py" "$b2a" t ctf > agree.txt 2>&1 &&
 	grep -q '^ok - lttng: lttng-schedstats: the wake-up latencies of each thread as many, as short and as long as lket.out.s (0 threads, 0 wake-ups)$' agree.txt
 }
+# tasks that exit: LTTng's sched_switch prev_state (a signed 64-bit
+# field) holds TASK_DEAD as 128, what the kernel's state is, never -128
+case_exits() { $gen exits t; }
+check_exits() {
+	[ "$(grep -c ' sched_switch: .* prev_state = 128, ' bt.txt)" = 2 ] &&
+	! grep -q 'prev_state = -' bt.txt
+}
 # many packets per CPU
 case_syscalls() { $gen -n 200000 syscalls t; }
 case_many()     { $gen many t; }
@@ -189,7 +196,7 @@ case_stacks()   { $gen stacks t; }
 
 cases="golden v5 swapped pcpu pcpu_lost nometa garbage truncated strings
 	dbnames longnames latency backwards sysnames nameless calls allcalls idle
-	moved wakeups wakeuptie
+	moved wakeups wakeuptie exits
 	syscalls many
 	tasks stacks"
 [ $# -gt 0 ] && cases=$*

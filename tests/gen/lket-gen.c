@@ -60,6 +60,11 @@
  *   wakeuptie  a thread woken on CPU 1 in the nanosecond it leaves CPU 0
  *           to sleep, run again 3 us later: whether the wake-up came
  *           before it left, the trace cannot tell
+ *   exits   tasks that exit (prev_state TASK_DEAD, 0x80): sh (8101) forks
+ *           cat (8102), runnable 5 us, which runs 10 us, wakes sh after
+ *           9 us of sleep and exits, switching sh in; waiter (8103),
+ *           asleep 10 us, woken by sh, runs 7 us and exits; the trace
+ *           goes on 775 us after
  *   late    a few events at the end of the clock, the last at 2^64 - 256
  *   drops   (with -p) 30 system calls on CPU 0, each followed by a
  *           record the tracer dropped: 30 runs of lost records, more
@@ -1173,6 +1178,39 @@ static void wakeup_tie(void)
 	event(0, t + 8000, 0, "tskdispatch.ctxswitch", I(0), I(7001), I(0));
 }
 
+/* Tasks that exit: see "exits" in the usage above. */
+static void exits(void)
+{
+	uint64_t t = 4000000000ull;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(8101), I(8101), I(1), "sh");
+	event(0, t, 900, "process.snapshot", I(8103), I(8103), I(1), "waiter");
+	event(1, t + 500, 0, "tskdispatch.ctxswitch", I(0), I(8103), I(0));
+	event(0, t + 1000, 0, "tskdispatch.ctxswitch", I(0), I(8101), I(0));
+	event(1, t + 2000, 8103, "tskdispatch.ctxswitch", I(8103), I(0), I(1));
+	event(0, t + 9000, 8101, "lket.task_new", I(8102), I(8102), I(8101),
+	      "sh");
+	event(0, t + 10000, 8101, "tskdispatch.wakeup_new", I(8102), I(8102),
+	      "sh", I(0));
+	event(0, t + 12000, 8101, "tskdispatch.wakeup", I(8103), I(8103),
+	      "waiter", I(1));
+	event(1, t + 13000, 0, "tskdispatch.ctxswitch", I(0), I(8103), I(0));
+	event(0, t + 15000, 8101, "tskdispatch.ctxswitch", I(8101), I(8102),
+	      I(1));
+	event(0, t + 16000, 8102, "lket.task_exec", I(8102), I(8102),
+	      "/usr/bin/cat");
+	event(1, t + 20000, 8103, "tskdispatch.ctxswitch", I(8103), I(0),
+	      I(0x80));
+	event(0, t + 24000, 8102, "tskdispatch.wakeup", I(8101), I(8101),
+	      "sh", I(0));
+	event(0, t + 25000, 8102, "tskdispatch.ctxswitch", I(8102), I(8101),
+	      I(0x80));
+	event(0, t + 40000, 8101, "tskdispatch.ctxswitch", I(8101), I(0),
+	      I(1));
+	event(1, t + 800000, 0, "tskdispatch.cpuidle", I(0));
+}
+
 /*
  * What a timechart draws: 8 tasks of 6 processes taking turns on 2 CPUs
  * (context switches, idle), in and out of system calls, page faults,
@@ -1596,6 +1634,7 @@ static const struct trace_kind {
 	{ "syscalls", make_syscalls }, { "idle", idle }, { "bigflush", bigflush }, { "sysnames", make_sysnames }, { "nameless", nameless }, { "calls", calls }, { "allcalls", allcalls }, { "strings", strings },
 	{ "latency", latency }, { "backwards", backwards },
 	{ "wakeups", wakeups }, { "wakeuptie", wakeup_tie },
+	{ "exits", exits },
 	{ "dbnames", dbnames }, { "longnames", longnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },
 	{ "lanes", lanes }, { "pairs", pairs },

@@ -254,6 +254,14 @@ case_offcpu() { $gen wakeups t; echo -f none --offcpu offcpu --offcpu-folded fol
 case_critpath() { $gen wakeups t; echo -f none --critical-path 6001 --critical-path-out path t; }
 case_critpath_none() { $gen wakeups t; echo -f none --critical-path 7777 --critical-path-out path t; }
 case_critpath_bad() { $gen wakeups t; echo -f none --critical-path 0 t; }
+# tasks that exit: prev_state TASK_DEAD is 128 (not -128) in every
+# output; the exit ends no analysis' view of the switch: sh's 9 us sleep
+# until cat wakes it, and its switch in by the exiting cat; cat runs
+# 10 us and then has no time (not 775 us running after its exit)
+case_exits() { $gen exits t; echo --offcpu offcpu --critical-path 8101 --critical-path-out path t; }
+case_exits_child() { $gen exits t; echo -f none --critical-path 8102 --critical-path-out path t; }
+case_exits_json() { $gen exits t; echo -f json -d t.db t; }
+case_exits_csv() { $gen exits t; echo -f csv --where prev_state==128 t; }
 # --offcpu onto an input, or onto another output: refused, nothing written
 case_clash_offcpu() { $gen wakeups t && cksum t_1 > keep; echo --offcpu t_1 t; }
 case_clash_offcpu_folded() {

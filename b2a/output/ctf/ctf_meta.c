@@ -298,7 +298,8 @@ static void ctf_class_out(FILE *f, const struct ctf_class *k, size_t id)
 				len, name, len);
 		} else {
 			fprintf(f, "\t\tinteger { size = %u; align = 8; signed = %s; base = %u; } %s;\n",
-				8u * fd->type, fd->hex ? "false" : "true",
+				8u * fd->type,
+				fd->hex || fd->is_unsigned ? "false" : "true",
 				fd->hex ? 16u : 10u, name);
 		}
 	}

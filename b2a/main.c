@@ -32,6 +32,7 @@
 #include "pipeline/multihost.h"
 #include "util/diag.h"
 #include "util/progress.h"
+#include "util/u64map.h"
 
 #define MAX_MESSAGES_PER_FILE	20
 
@@ -39,8 +40,9 @@ struct reporter {
 	struct diag d;
 	struct progress progress;
 	bool quiet;
-	const char *last_file;
-	unsigned int in_file;
+	/* messages shown per file (by a hash of its name; 0 the trace):
+	 * the cap holds when messages about two files alternate */
+	struct u64map shown;
 	unsigned long hidden;
 	unsigned long hidden_losses;	/* of them, DIAG_LOSS: in the sums */
 };
@@ -53,6 +55,29 @@ static void progress_erase(struct reporter *r)
 	r->progress.shown = false;
 }
 
+/* Is this one more message about file than are shown?  Counted. */
+static bool over_cap(struct reporter *r, const char *file)
+{
+	uint64_t key = 0;
+	struct u64map_slot *slot;
+	const char *p;
+
+	for (p = file; p && *p; p++)
+		key = (key ^ (unsigned char)*p) * 1099511628211ull;
+	if (file)
+		key |= 1;	/* never the trace's */
+	slot = u64map_find(&r->shown, key);
+	if (slot && slot->val >= MAX_MESSAGES_PER_FILE)
+		return true;
+	if (slot) {
+		slot->val++;
+		return false;
+	}
+	/* no memory to count it in: shown */
+	u64map_put(&r->shown, key, 1);
+	return false;
+}
+
 static void report(struct diag *d, enum diag_level level, const char *file,
 		   int64_t offset, const char *msg)
 {
@@ -60,11 +85,7 @@ static void report(struct diag *d, enum diag_level level, const char *file,
 
 	if (r->quiet)
 		return;
-	if (file != r->last_file) {
-		r->last_file = file;
-		r->in_file = 0;
-	}
-	if (++r->in_file > MAX_MESSAGES_PER_FILE) {
+	if (over_cap(r, file)) {
 		r->hidden++;
 		if (level == DIAG_LOSS)
 			r->hidden_losses++;
@@ -373,6 +394,10 @@ int b2a_run(int argc, char **argv)
 	int status;
 
 	options_init(&o);
+	if (u64map_init(&rep.shown)) {
+		fprintf(stderr, "lket-b2a: %s\n", strerror(ENOMEM));
+		return 2;
+	}
 	status = options_parse(argc, argv, &o, &rep.d);
 	rep.quiet = o.quiet;
 	if (status < 0)
@@ -389,6 +414,7 @@ int b2a_run(int argc, char **argv)
 	}
 	inputs_free(&in);
 	options_free(&o);
+	u64map_free(&rep.shown);
 	return status;
 }
 

@@ -613,8 +613,9 @@ static int on_switch(struct report *r, const struct class *c,
 		return 0;
 	ret = schedlat_switch(r->sched, (int32_t)prev, state, (int32_t)next,
 			      ev->rec->timestamp, selected, &w);
+	/* a latency ended, but none the filters select: nothing to say */
 	if (ret <= 0 || !w.selected)
-		return ret;
+		return ret < 0 ? ret : 0;
 	if (w.ran < w.woken) {
 		r->labels[c->label].negative++;
 		r->neg_label = c->label;

@@ -146,6 +146,10 @@ case_rotated()  { rotated; echo r; }
 case_rotated_one() { rotated; echo "$(ls r_1.* | head -n 1)"; }
 case_rotated_two() { rotated; echo $(ls r_0.* | head -n 2) "$(ls r_1.* | tail -n 1)"; }
 # the end itself was never read: how much is lost cannot be told
+# each file's records name the other's CPU: damage about the two files
+# in turn, at most 20 messages about each, not all of them
+case_cap_alternate() {
+	$gen wakeups t && mv t_0 x && mv t_1 t_0 && mv x t_1; echo t; }
 case_end_none() { $gen -p -e golden t && head -c 42829 t_0 > x && mv x t_0; echo t; }
 # SystemTap skipped probe hits: records lost that no count of LKET's has
 case_end_skipped() { $gen -p -e -k 14 golden t; echo -f json t; }
@@ -243,6 +247,9 @@ case_report_sqlite() { $gen latency t; echo -f none -d t.db --report report t; }
 # database's rows and latency table
 case_sched_report() { $gen wakeups t; echo --report report t; }
 case_sched_sqlite() { $gen wakeups t; echo -f none -d t.db --report report t; }
+# a filter on one thread: the wake-ups and switches it leaves out are no
+# damage (no "ends 0 ns before it began", exit 0)
+case_sched_report_tid() { $gen wakeups t; echo -f none --report report --tid 6002 t; }
 # off-CPU time of the same trace: 6001 asleep 19.9 us x10 and 6002
 # 79.9 us x9, each woken by the other (pong); 6003 preempted, never
 # asleep; the last sleeps never end and are left out

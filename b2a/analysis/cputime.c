@@ -50,7 +50,18 @@ static int thread(struct cputime *ct, uint32_t tid, unsigned int cpu,
 	return 0;
 }
 
-int cputime_event(struct cputime *ct, const struct event *ev)
+/* t ran from `from' to ts: counted if the filters select it. */
+static void ran(struct cputime_thread *t, uint64_t from, uint64_t ts,
+		bool selected)
+{
+	if (!selected)
+		return;
+	t->ns += ts - from;
+	t->counted = true;
+}
+
+int cputime_event(struct cputime *ct, const struct event *ev,
+		  const struct selection *sel)
 {
 	uint64_t ts = ev->rec->timestamp;
 	struct cputime_thread *prev, *next;
@@ -65,35 +76,53 @@ int cputime_event(struct cputime *ct, const struct event *ev)
 		ct->end = ts;
 	if (e != LKET_EV_TASK_CTXSWITCH)
 		return 0;
-	ct->switches++;
 	ret = thread(ct, (uint32_t)event_int(ev, "prev_pid", 0), ev->cpu,
 		     &prev);
 	if (ret)
 		return ret;
 	if (prev->running)
-		prev->ns += ts - prev->since;
-	else if (!prev->ns && !prev->since)
+		ran(prev, prev->since, ts, prev->thread_selected &&
+		    (prev->start_selected || sel->record));
+	else if (!prev->seen)
 		/* running before the first switch seen */
-		prev->ns = ts - ct->begin;
+		ran(prev, ct->begin, ts, sel->record &&
+		    selection_thread(sel, prev->tid, ev->cpu));
 	prev->running = false;
+	prev->seen = true;
 	prev->since = ts;
 	ret = thread(ct, (uint32_t)event_int(ev, "next_pid", 0), ev->cpu,
 		     &next);
 	if (ret)
 		return ret;
 	next->running = true;
+	next->seen = true;
 	next->since = ts;
 	next->cpu = ev->cpu;
+	next->thread_selected = selection_thread(sel, next->tid, ev->cpu);
+	next->start_selected = sel->record;
 	return 0;
 }
 
 void cputime_end(struct cputime *ct)
 {
+	struct cputime_thread *t;
+	size_t i;
+
+	for (i = 0; i < ct->n; i++) {
+		t = &ct->t[i];
+		if (t->running)
+			ran(t, t->since, ct->end,
+			    t->thread_selected && t->start_selected);
+		t->running = false;
+	}
+}
+
+bool cputime_counted(const struct cputime *ct)
+{
 	size_t i;
 
 	for (i = 0; i < ct->n; i++)
-		if (ct->t[i].running) {
-			ct->t[i].ns += ct->end - ct->t[i].since;
-			ct->t[i].running = false;
-		}
+		if (ct->t[i].counted)
+			return true;
+	return false;
 }

@@ -6,6 +6,11 @@
  * without a switch to it seen ran since the trace began (its first
  * event); one running at the end,
  * until the last event.  The idle task (tid 0) counts apart on each CPU.
+ *
+ * It sees every event, filtered out or not; a run counts when its thread
+ * passes the filters about threads (--pid, --tid, --comm) and the switch
+ * that began or ended it the others (analysis/filter.h), so that a
+ * thread's time is the same whatever the filters leave out of the rest.
  */
 #ifndef LKET_CPUTIME_H
 #define LKET_CPUTIME_H
@@ -14,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/filter.h"
 #include "decode/decode.h"
 #include "util/u64map.h"
 
@@ -23,6 +29,11 @@ struct cputime_thread {
 	uint64_t ns;
 	uint64_t since;		/* on a CPU since then, if running */
 	bool running;
+	bool seen;		/* in a switch already */
+	/* the run since `since': the filters select its thread, the
+	 * switch that began it */
+	bool thread_selected, start_selected;
+	bool counted;		/* some run of it counts: it is shown */
 };
 
 struct cputime {
@@ -31,14 +42,16 @@ struct cputime {
 	struct u64map index;	/* tid, or the idle task by CPU -> t[] */
 	uint64_t begin, end;	/* the time range */
 	bool started;		/* begin is set */
-	uint64_t switches;
 };
 
 int cputime_init(struct cputime *ct);
 void cputime_free(struct cputime *ct);
-/* Every event of the trace, in time order. */
-int cputime_event(struct cputime *ct, const struct event *ev);
+/* Every event of the trace, in time order, and what the filters say. */
+int cputime_event(struct cputime *ct, const struct event *ev,
+		  const struct selection *sel);
 /* The trace is over: who still runs, runs until its last event. */
 void cputime_end(struct cputime *ct);
+/* Whether some thread's time counts (after cputime_end). */
+bool cputime_counted(const struct cputime *ct);
 
 #endif

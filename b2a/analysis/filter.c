@@ -438,19 +438,14 @@ static bool where_matches(struct filter *f, const struct where *w,
 			      (__int128)v->i, w->num);
 }
 
-bool filter_event(struct filter *f, const struct event *ev,
-		  const struct proc *proc)
+bool filter_thread(const struct filter *f, uint32_t tid,
+		   const struct proc *proc)
 {
 	char comm[PROC_COMM_LEN + 1];
 	size_t i;
 
-	if (!filter_time(f, ev->rec->timestamp))
-		return false;
-	if (f->have_cpus &&
-	    !(ev->cpu < B2A_CPUS && (f->cpus[ev->cpu / 64] >> (ev->cpu % 64) & 1)))
-		return false;
 	if (f->ntids) {
-		for (i = 0; i < f->ntids && f->tids[i] != ev->tid; i++)
+		for (i = 0; i < f->ntids && f->tids[i] != tid; i++)
 			;
 		if (i == f->ntids)
 			return false;
@@ -473,10 +468,38 @@ bool filter_event(struct filter *f, const struct event *ev,
 		if (i == f->ncomms)
 			return false;
 	}
+	return true;
+}
+
+/* --from/--to and --cpu: the cheap tests, first */
+static bool time_and_cpu_pass(const struct filter *f, const struct event *ev)
+{
+	return filter_time(f, ev->rec->timestamp) &&
+	       (!f->have_cpus || (ev->cpu < B2A_CPUS &&
+				  (f->cpus[ev->cpu / 64] >> (ev->cpu % 64) & 1)));
+}
+
+/* --event and --where */
+static bool content_passes(struct filter *f, const struct event *ev)
+{
+	size_t i;
+
 	if (f->nevents && !event_passes(f, ev))
 		return false;
 	for (i = 0; i < f->nwheres; i++)
 		if (!where_matches(f, &f->wheres[i], ev))
 			return false;
 	return true;
+}
+
+bool filter_record(struct filter *f, const struct event *ev)
+{
+	return time_and_cpu_pass(f, ev) && content_passes(f, ev);
+}
+
+bool filter_event(struct filter *f, const struct event *ev,
+		  const struct proc *proc)
+{
+	return time_and_cpu_pass(f, ev) && filter_thread(f, ev->tid, proc) &&
+	       content_passes(f, ev);
 }

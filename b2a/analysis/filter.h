@@ -8,6 +8,13 @@
  * counts for sequence tracking and latency pairing, only the output does
  * not see it.  Criteria of different kinds must all match; values given
  * for one kind (--pid 1,2 --pid 3) are alternatives.
+ *
+ * The analyses (the latency report, off-CPU time, --stat's CPU time) see
+ * every event, and report what the filters select: a thread's figure
+ * when that thread passes the criteria about threads (--pid, --tid,
+ * --comm) and the records it is made of passed the others (struct
+ * selection).  A thread's wake-up is its waker's record, its switch in
+ * the previous thread's: the figures are the thread's all the same.
  */
 #ifndef LKET_FILTER_H
 #define LKET_FILTER_H
@@ -83,6 +90,32 @@ int filter_prepare(struct filter *f, const struct trace_info *info);
 /* Whether ev, of the thread whose process is proc (or NULL), passes. */
 bool filter_event(struct filter *f, const struct event *ev,
 		  const struct proc *proc);
+/* Whether thread tid, of the process proc (or NULL), passes --pid,
+ * --tid and --comm (true without them). */
+bool filter_thread(const struct filter *f, uint32_t tid,
+		   const struct proc *proc);
+/* Whether ev passes the criteria that are not about its thread: --cpu,
+ * --event, --from, --to, --where. */
+bool filter_record(struct filter *f, const struct event *ev);
+
+/* What the filters say of one event, for the analyses (see the top). */
+struct selection {
+	struct filter *filter;		/* NULL: none given */
+	const struct procmap *procs;	/* the threads, as of the event */
+	bool passed;			/* the event passed every criterion */
+	bool record;			/* it passed those not about threads */
+};
+
+/* Whether thread tid (0: the idle task of CPU cpu) is selected. */
+static inline bool selection_thread(const struct selection *s, uint32_t tid,
+				    unsigned int cpu)
+{
+	const struct filter *f = s->filter;
+
+	if (!f || (!f->ntids && !f->npids && !f->ncomms))
+		return true;
+	return filter_thread(f, tid, procmap_thread(s->procs, tid, cpu));
+}
 /* Whether the time ts is inside --from/--to. */
 static inline bool filter_time(const struct filter *f, uint64_t ts)
 {

@@ -27,7 +27,10 @@ struct strtab {
 struct sleeper {
 	int32_t tid, pid;
 	int32_t comm;		/* strtab */
-	bool asleep, woken, selected;
+	bool asleep, woken;
+	/* the filters select the thread (at its switch out), and the sleep:
+	 * the thread and its switch out's or in's record */
+	bool thread_selected, selected;
 	/* woken while still on its CPU (schedlat.h): if it then switches
 	 * out asleep, that sleep is over as it begins */
 	bool early;
@@ -214,7 +217,7 @@ add:
 }
 
 static int on_switch(struct offcpu *o, const struct event *ev,
-		     const struct proc *proc, bool selected)
+		     const struct proc *proc, const struct selection *sel)
 {
 	int64_t prev = event_int(ev, "prev_pid", -1);
 	int64_t next = event_int(ev, "next_pid", -1);
@@ -230,7 +233,7 @@ static int on_switch(struct offcpu *o, const struct event *ev,
 			return -ENOMEM;
 		s->early = false;
 		if (s->asleep) {
-			s->selected |= selected;
+			s->selected |= s->thread_selected && sel->record;
 			ret = sleep_ends(o, s, ev->rec->timestamp);
 			if (ret)
 				return ret;
@@ -249,7 +252,8 @@ static int on_switch(struct offcpu *o, const struct event *ev,
 	s->asleep = true;
 	s->woken = s->early;
 	s->woken_at = ev->rec->timestamp;
-	s->selected = selected;
+	s->thread_selected = selection_thread(sel, (uint32_t)prev, ev->cpu);
+	s->selected = s->thread_selected && sel->record;
 	s->since = ev->rec->timestamp;
 	s->stack = stack_of(o, ev);
 	if (!s->early)
@@ -285,13 +289,13 @@ static int on_wakeup(struct offcpu *o, const struct event *ev,
 }
 
 int offcpu_event(struct offcpu *o, const struct event *ev,
-		 const struct proc *proc, bool selected)
+		 const struct proc *proc, const struct selection *sel)
 {
 	if (!ev->meta || !ev->meta->named)
 		return 0;
 	switch (ev->meta->ev) {
 	case LKET_EV_TASK_CTXSWITCH:
-		return on_switch(o, ev, proc, selected);
+		return on_switch(o, ev, proc, sel);
 	case LKET_EV_TASK_WAKEUP:
 	case LKET_EV_TASK_WAKEUP_NEW:
 		return on_wakeup(o, ev, proc);

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 
+#include "analysis/filter.h"
 #include "analysis/procmap.h"
 #include "decode/decode.h"
 
@@ -24,10 +25,11 @@ struct offcpu;
 
 int offcpu_new(struct offcpu **o);
 void offcpu_free(struct offcpu *o);
-/* Every decoded event, in time order; selected: it passed the filter (a
- * sleep counts when either its switch out or its switch in did). */
+/* Every decoded event, in time order, and what the filters say of it: a
+ * sleep counts when its thread passes those about threads, and its
+ * switch out or its switch in the others (analysis/filter.h). */
 int offcpu_event(struct offcpu *o, const struct event *ev,
-		 const struct proc *proc, bool selected);
+		 const struct proc *proc, const struct selection *sel);
 /* The text report, threads by most time asleep (format in lket-b2a(1)). */
 int offcpu_write(const struct offcpu *o, int fd);
 /* One line per thread, stack and waker: "comm-tid;outer;...;inner;--;

@@ -584,7 +584,7 @@ static bool sched_int(const struct class *c, const struct event *ev,
 }
 
 static int on_wakeup(struct report *r, const struct class *c,
-		     const struct event *ev, bool selected)
+		     const struct event *ev, const struct selection *sel)
 {
 	const struct value *name;
 	int64_t tid, pid;
@@ -594,14 +594,18 @@ static int on_wakeup(struct report *r, const struct class *c,
 	    (unsigned int)c->sched[F_WOKEN_NAME] >= ev->nsys)
 		return 0;
 	name = &ev->v[c->sched[F_WOKEN_NAME]];
+	/* the latency is the woken thread's, the record its waker's */
 	return schedlat_wakeup(r->sched, (int32_t)tid, (int32_t)pid, name->s,
-			       name->slen, ev->rec->timestamp, selected);
+			       name->slen, ev->rec->timestamp,
+			       tid > 0 && selection_thread(sel, (uint32_t)tid,
+							   ev->cpu),
+			       sel->record);
 }
 
 /* A switch that ends a wait for a CPU: the latency, per process and per
  * thread, unless time went back between the wake-up and it. */
 static int on_switch(struct report *r, const struct class *c,
-		     const struct event *ev, bool selected)
+		     const struct event *ev, const struct selection *sel)
 {
 	struct schedlat_sample w;
 	int64_t prev, next, state;
@@ -612,7 +616,7 @@ static int on_switch(struct report *r, const struct class *c,
 	    !sched_int(c, ev, F_PREV_STATE, &state))
 		return 0;
 	ret = schedlat_switch(r->sched, (int32_t)prev, state, (int32_t)next,
-			      ev->rec->timestamp, selected, &w);
+			      ev->rec->timestamp, sel->record, &w);
 	/* a latency ended, but none the filters select: nothing to say */
 	if (ret <= 0 || !w.selected)
 		return ret < 0 ? ret : 0;
@@ -630,7 +634,7 @@ static int on_switch(struct report *r, const struct class *c,
 }
 
 int report_event(struct report *r, const struct event *ev,
-		 const struct proc *proc, bool selected)
+		 const struct proc *proc, const struct selection *sel)
 {
 	struct class *c;
 	int ret;
@@ -646,13 +650,13 @@ int report_event(struct report *r, const struct event *ev,
 	switch (c->kind) {
 	case K_ENTRY:
 	case K_RETURN:
-		return on_pair(r, c, ev, proc, selected);
+		return on_pair(r, c, ev, proc, sel->passed);
 	case K_STAGE:
-		return on_stage(r, c, ev, proc, selected);
+		return on_stage(r, c, ev, proc, sel->passed);
 	case K_WAKEUP:
-		return on_wakeup(r, c, ev, selected);
+		return on_wakeup(r, c, ev, sel);
 	case K_SWITCH:
-		return on_switch(r, c, ev, selected);
+		return on_switch(r, c, ev, sel);
 	default:
 		return 0;
 	}

@@ -18,7 +18,10 @@
  * as negative, and told to the caller.
  *
  * The report sees every event, filtered or not, so that filters cut no
- * pair in two; a latency counts when one of its ends passed the filter.
+ * pair in two; a latency counts when one of its ends passed the filter,
+ * and a scheduling latency when its thread passes those about threads
+ * (--pid, --tid, --comm) and one of its ends passed the others
+ * (analysis/filter.h: the wake-up and the switch are other threads').
  * Every latency is kept (8 bytes each) for exact percentiles.
  */
 #ifndef LKET_REPORT_H
@@ -28,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/filter.h"
 #include "analysis/procmap.h"
 #include "decode/decode.h"
 
@@ -62,12 +66,12 @@ struct report;
 int report_new(struct report **r);
 void report_free(struct report *r);
 /*
- * Every decoded event, in time order; selected: it passed the filter.
+ * Every decoded event, in time order, and what the filters say of it.
  * Returns 0, 1 when the event ended a latency below zero (left out; see
  * report_negative()), or a negative errno.
  */
 int report_event(struct report *r, const struct event *ev,
-		 const struct proc *proc, bool selected);
+		 const struct proc *proc, const struct selection *sel);
 /* After report_event() returned 1: what, and how far below zero. */
 const char *report_negative(const struct report *r, uint64_t *ns);
 /* End of trace: what is still pending is unmatched; sort, sum up. */

@@ -71,7 +71,8 @@ static void slot_release(struct schedlat *s, struct u64map_slot *m)
 }
 
 int schedlat_wakeup(struct schedlat *s, int32_t tid, int32_t pid,
-		    const char *comm, size_t len, uint64_t ts, bool selected)
+		    const char *comm, size_t len, uint64_t ts, bool thread,
+		    bool record)
 {
 	struct u64map_slot *m;
 	struct schedlat_sample *p;
@@ -99,12 +100,13 @@ int schedlat_wakeup(struct schedlat *s, int32_t tid, int32_t pid,
 	p->comm[len] = '\0';
 	p->woken = ts;
 	p->ran = 0;
-	p->selected = selected;
+	p->thread_selected = thread;
+	p->selected = thread && record;
 	return 0;
 }
 
 int schedlat_switch(struct schedlat *s, int32_t prev, int64_t prev_state,
-		    int32_t next, uint64_t ts, bool selected,
+		    int32_t next, uint64_t ts, bool record,
 		    struct schedlat_sample *out)
 {
 	struct u64map_slot *m;
@@ -122,7 +124,7 @@ int schedlat_switch(struct schedlat *s, int32_t prev, int64_t prev_state,
 		return 0;
 	*out = s->pend[m->val];
 	out->ran = ts;
-	out->selected |= selected;
+	out->selected |= out->thread_selected && record;
 	slot_release(s, m);
 	return 1;
 }

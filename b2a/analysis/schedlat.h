@@ -44,23 +44,28 @@ struct schedlat_sample {
 	int32_t tid, pid;
 	char comm[PROC_COMM_LEN + 1];	/* the wake-up's name of it */
 	uint64_t woken, ran;		/* timestamps */
-	bool selected;			/* either end passed the filter */
+	/* the filters select it: its thread, and either end's record */
+	bool selected;
+	bool thread_selected;		/* the thread, as of its wake-up */
 };
 
 struct schedlat;
 
 int schedlat_new(struct schedlat **s);
 void schedlat_free(struct schedlat *s);
-/* Thread tid of process pid, named comm (len bytes), is woken at ts. */
+/* Thread tid of process pid, named comm (len bytes), is woken at ts;
+ * the filters select the thread (thread) and the wake-up (record). */
 int schedlat_wakeup(struct schedlat *s, int32_t tid, int32_t pid,
-		    const char *comm, size_t len, uint64_t ts, bool selected);
+		    const char *comm, size_t len, uint64_t ts, bool thread,
+		    bool record);
 /*
- * A context switch at ts from prev (leaving in prev_state) to next.
- * Returns 1 and fills *out when it ends next's wait for a CPU, 0 when it
- * ends none, or a negative errno.
+ * A context switch at ts from prev (leaving in prev_state) to next;
+ * record: the filters select the switch's record.  Returns 1 and fills
+ * *out when it ends next's wait for a CPU, 0 when it ends none, or a
+ * negative errno.
  */
 int schedlat_switch(struct schedlat *s, int32_t prev, int64_t prev_state,
-		    int32_t next, uint64_t ts, bool selected,
+		    int32_t next, uint64_t ts, bool record,
 		    struct schedlat_sample *out);
 /* The wake-ups still waiting (at the end: never ran), selected ones. */
 uint64_t schedlat_pending(const struct schedlat *s);

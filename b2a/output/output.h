@@ -53,6 +53,7 @@ struct trace_info {
 
 struct report;
 struct output;
+struct selection;
 
 /* What an output does; each returns 0 or a negative errno. */
 struct output_ops {
@@ -65,6 +66,14 @@ struct output_ops {
 	/* proc: what procmap knows of ev->tid, or NULL */
 	int (*event)(struct output *o, const struct event *ev,
 		     const struct proc *proc);
+	/*
+	 * Optional: every event, filtered out or not, before event() for
+	 * one that passed, with what the filters say of it: for an
+	 * analysis of the output's that must see every thread's records
+	 * to report the threads the filters select (--stat's CPU time).
+	 */
+	int (*every)(struct output *o, const struct event *ev,
+		     const struct proc *proc, const struct selection *sel);
 	int (*lost)(struct output *o, const struct seq_gap *gap);
 	/*
 	 * Optional (NULL: not wanted).  process: what the trace said of a

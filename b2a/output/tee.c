@@ -47,6 +47,12 @@ static int tee_event(struct output *o, const struct event *ev,
 	EACH(tee_of(o), event, ev, proc);
 }
 
+static int tee_every(struct output *o, const struct event *ev,
+		     const struct proc *proc, const struct selection *sel)
+{
+	EACH(tee_of(o), every, ev, proc, sel);
+}
+
 static int tee_lost(struct output *o, const struct seq_gap *g)
 {
 	EACH(tee_of(o), lost, g);
@@ -140,6 +146,22 @@ static const struct output_ops tee_ops = {
 	.free = tee_free,
 };
 
+/* The same, for outputs one of which takes every event: the others'
+ * conversions make no call for each event to none of theirs. */
+static const struct output_ops tee_every_ops = {
+	.begin = tee_begin,
+	.event = tee_event,
+	.every = tee_every,
+	.lost = tee_lost,
+	.process = tee_process,
+	.report = tee_report,
+	.task = tee_task,
+	.finish = tee_finish,
+	.flush = tee_flush,
+	.error = tee_error,
+	.free = tee_free,
+};
+
 int output_tee_new(struct output **o, struct output **outs, size_t n)
 {
 	struct tee *t = calloc(1, sizeof(*t));
@@ -151,6 +173,9 @@ int output_tee_new(struct output **o, struct output **outs, size_t n)
 	memcpy(t->outs, outs, n * sizeof(*outs));
 	t->n = n;
 	t->o.ops = &tee_ops;
+	while (n--)
+		if (outs[n]->ops->every)
+			t->o.ops = &tee_every_ops;
 	*o = &t->o;
 	return 0;
 }

@@ -117,8 +117,9 @@ static int deliver_copy(struct source *c, struct stream *s)
 int deliver_record(struct source *c, struct stream *s)
 {
 	const struct record *r = &s->rec;
+	struct selection sel = { .filter = c->filter, .procs = &c->procs,
+				 .passed = true, .record = true };
 	const struct proc *proc;
-	bool selected;
 	int ret;
 
 	if (r->flags & LKET_RECORD_COPY)
@@ -156,17 +157,22 @@ int deliver_record(struct source *c, struct stream *s)
 	}
 	proc = procmap_thread(&c->procs, c->ev.tid, c->ev.cpu);
 	/* no filter: one test on the hot path */
-	if (!c->filter || filter_event(c->filter, &c->ev, proc)) {
+	if (c->filter) {
+		sel.passed = filter_event(c->filter, &c->ev, proc);
+		/* the analyses report threads: is the rest of ev selected? */
+		sel.record = sel.passed || filter_record(c->filter, &c->ev);
+	}
+	/* the analyses see every event, filtered out or not */
+	ret = c->out->ops->every ? c->out->ops->every(c->out, &c->ev, proc,
+						      &sel) : 0;
+	if (!ret && sel.passed) {
 		ret = c->out->ops->event(c->out, &c->ev, proc);
 		c->stats->events++;
-		selected = true;
-	} else {
-		ret = 0;
+	} else if (!ret) {
 		c->stats->filtered++;
-		selected = false;
 	}
 	if (!ret && c->report) {
-		ret = report_event(c->report, &c->ev, proc, selected);
+		ret = report_event(c->report, &c->ev, proc, &sel);
 		if (ret == 1) {
 			uint64_t ns;
 			const char *what = report_negative(c->report, &ns);
@@ -178,7 +184,7 @@ int deliver_record(struct source *c, struct stream *s)
 		}
 	}
 	if (!ret && c->offcpu)
-		ret = offcpu_event(c->offcpu, &c->ev, proc, selected);
+		ret = offcpu_event(c->offcpu, &c->ev, proc, &sel);
 	if (!ret && c->critpath)
 		ret = critpath_event(c->critpath, &c->ev, proc);
 	if (!ret && c->ev.meta && c->ev.meta->named)

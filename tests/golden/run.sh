@@ -248,8 +248,18 @@ case_report_sqlite() { $gen latency t; echo -f none -d t.db --report report t; }
 case_sched_report() { $gen wakeups t; echo --report report t; }
 case_sched_sqlite() { $gen wakeups t; echo -f none -d t.db --report report t; }
 # a filter on one thread: the wake-ups and switches it leaves out are no
-# damage (no "ends 0 ns before it began", exit 0)
+# damage (no "ends 0 ns before it began", exit 0); the thread's own
+# latencies, 1 to 10 us, though its wake-ups are 6001's records and its
+# switches in the idle task's (not 6001's 0.5 us, which 6002 woke); the
+# same for its sleeps and its CPU time (146 us, as unfiltered)
 case_sched_report_tid() { $gen wakeups t; echo -f none --report report --tid 6002 t; }
+# cat switches sh in as it exits: sh's sleep is sh's, not cat's
+case_offcpu_comm() { $gen exits t; echo -f none --offcpu offcpu --comm cat t; }
+case_stat_tid() { $gen wakeups t; echo --stat --tid 6002 t; }
+case_stat_pid() { $gen wakeups t; echo --stat --pid 6000 t; }
+# a filter on the records, not the threads: a run counts when its
+# switch in or out passed (CPU 1's runs)
+case_stat_cpu() { $gen wakeups t; echo --stat --cpu 1 t; }
 # off-CPU time of the same trace: 6001 asleep 19.9 us x10 and 6002
 # 79.9 us x9, each woken by the other (pong); 6003 preempted, never
 # asleep; the last sleeps never end and are left out

@@ -131,6 +131,31 @@ static void test_tid_comm(void **state)
 	filter_free(&f);
 }
 
+/* The two halves the analyses ask apart: about threads, about records. */
+static void test_thread_record(void **state)
+{
+	struct filter f;
+	struct event ev = make(1, 1, 100, 1, 10);
+
+	(void)state;
+	filter_init(&f);
+	assert_true(filter_thread(&f, 100, &bash));
+	assert_int_equal(filter_add(&f, FILTER_PID, "43"), 0);
+	assert_int_equal(filter_add(&f, FILTER_CPU, "1"), 0);
+	/* the thread is bash's (pid 42): the record passes the rest */
+	assert_false(filter_event(&f, &ev, &bash));
+	assert_false(filter_thread(&f, 100, &bash));
+	assert_true(filter_thread(&f, 101, &work));
+	assert_false(filter_thread(&f, 101, NULL));	/* pid not known */
+	assert_true(filter_record(&f, &ev));
+	ev.cpu = 0;
+	assert_false(filter_record(&f, &ev));
+	ev.cpu = 1;
+	ev.tid = 101;
+	assert_true(filter_event(&f, &ev, &work));
+	filter_free(&f);
+}
+
 static void test_events(void **state)
 {
 	struct filter f;
@@ -288,6 +313,7 @@ static void test_where_match(void **state)
 
 UNIT_MAIN("filter", setup, teardown,
 	  UNIT_TEST(test_seconds), UNIT_TEST(test_iso), UNIT_TEST(test_lists),
-	  UNIT_TEST(test_tid_comm), UNIT_TEST(test_events),
+	  UNIT_TEST(test_tid_comm), UNIT_TEST(test_thread_record),
+	  UNIT_TEST(test_events),
 	  UNIT_TEST(test_times), UNIT_TEST(test_where_parse),
 	  UNIT_TEST(test_where_match))

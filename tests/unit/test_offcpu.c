@@ -49,7 +49,9 @@ static void feed(struct offcpu *o, unsigned int hook, const struct proc *p,
 					  .n = nsyms };
 		ev.nvalues++;
 	}
-	assert_int_equal(offcpu_event(o, &ev, p, selected), 0);
+	const struct selection sel = { .passed = selected, .record = selected };
+
+	assert_int_equal(offcpu_event(o, &ev, p, &sel), 0);
 }
 
 static int write_text(void *o, int fd)

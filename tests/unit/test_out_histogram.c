@@ -15,6 +15,9 @@
 	'r', 'e', 'a', 'd', 0,		/* syscall_name */		\
 }
 
+/* no filter: every event selected */
+static const struct selection all = { .passed = true, .record = true };
+
 static void test_out_histogram(void **state)
 {
 	static const uint8_t recs[][29] = {
@@ -49,7 +52,7 @@ static void test_out_histogram(void **state)
 				  i == 2 ? 2000 : 5000;
 		s.rec.id = LKET_ID(5, 1, 1 + (i & 1), 0);
 		assert_int_equal(decode_record(&meta, &s, &ev), 0);
-		assert_int_equal(report_event(r, &ev, NULL, true), 0);
+		assert_int_equal(report_event(r, &ev, NULL, &all), 0);
 	}
 	assert_int_equal(report_finish(r), 0);
 	snprintf(path, sizeof(path), "%s/h.svg", unit_dir);

@@ -65,7 +65,9 @@ static void feed(struct report *r, unsigned int group, unsigned int hook,
 			ev.v[k].i = i;
 		}
 	}
-	assert_int_equal(report_event(r, &ev, p, selected), 0);
+	const struct selection sel = { .passed = selected, .record = selected };
+
+	assert_int_equal(report_event(r, &ev, p, &sel), 0);
 }
 
 static const struct latency *find(const struct report *r, const char *what,

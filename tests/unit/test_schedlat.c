@@ -8,7 +8,8 @@
 
 static void wake(struct schedlat *s, int32_t tid, uint64_t ts, bool sel)
 {
-	assert_int_equal(schedlat_wakeup(s, tid, 42, "worker", 6, ts, sel), 0);
+	assert_int_equal(schedlat_wakeup(s, tid, 42, "worker", 6, ts, true,
+					 sel), 0);
 }
 
 /* The switch at ts from prev to next: the latency it ends, or -1. */
@@ -88,7 +89,7 @@ static void test_selected(void **state)
 	assert_int_equal(schedlat_pending(s), 1);
 	/* a long name is cut to the kernel's 16 bytes */
 	assert_int_equal(schedlat_wakeup(s, 12, 1, "a-very-long-thread-name",
-					 23, 600, true), 0);
+					 23, 600, true, true), 0);
 	assert_int_equal(schedlat_switch(s, 0, 0, 12, 700, false, &w), 1);
 	assert_string_equal(w.comm, "a-very-long-thre");
 	schedlat_free(s);

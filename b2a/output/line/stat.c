@@ -120,9 +120,6 @@ static int stat_event(struct output *o, const struct event *ev,
 		s->pused++;
 	}
 	p->count++;
-	ret = cputime_event(&s->cpu_time, ev);
-	if (ret)
-		return ret;
 	s->by_type[type]++;
 	s->by_cpu[ev->cpu % NCPUS]++;
 	/* merged by time, but a damaged trace may go back */
@@ -132,6 +129,17 @@ static int stat_event(struct output *o, const struct event *ev,
 		s->last_ts = ts;
 	s->events++;
 	return 0;
+}
+
+/* CPU time sees every event: a thread's runs begin and end in others'
+ * records too (cputime.h) */
+static int stat_every(struct output *o, const struct event *ev,
+		      const struct proc *proc, const struct selection *sel)
+{
+	struct stat_out *s = (struct stat_out *)o;
+
+	(void)proc;
+	return cputime_event(&s->cpu_time, ev, sel);
 }
 
 static int stat_lost(struct output *o, const struct seq_gap *g)
@@ -271,13 +279,15 @@ static int put_cpu_time(struct stat_out *s)
 	size_t i;
 	int ret;
 
-	cputime_end(ct);
 	qsort(ct->t, ct->n, sizeof(*ct->t), by_cpu_time);
 	ret = put(s, "\nCPU time by thread (context switches):\n%20s %7s %8s %s\n",
 		  "seconds", "%", "tid", "comm");
 	for (i = 0; !ret && i < ct->n; i++) {
 		const struct cputime_thread *t = &ct->t[i];
 
+		/* a thread the filters leave out */
+		if (!t->counted)
+			continue;
 		p = s->trace ? procmap_thread(s->trace->procs, t->tid, t->cpu) :
 			       NULL;
 		e = p && p->comm_len ? fmt_escaped(comm, p->comm, p->comm_len, 1) :
@@ -345,7 +355,8 @@ static int stat_finish(struct output *o)
 
 	if (!ret)
 		ret = put_procs(s);
-	if (!ret && s->cpu_time.switches)
+	cputime_end(&s->cpu_time);
+	if (!ret && cputime_counted(&s->cpu_time))
 		ret = put_cpu_time(s);
 	return ret ? ret : outbuf_flush(&s->ob);
 }
@@ -384,6 +395,7 @@ static const char *stat_error(const struct output *o)
 static const struct output_ops stat_ops = {
 	.begin = stat_begin,
 	.event = stat_event,
+	.every = stat_every,
 	.lost = stat_lost,
 	.finish = stat_finish,
 	.error = stat_error,

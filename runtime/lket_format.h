@@ -81,6 +81,15 @@ struct lket_record_head {
 #define LKET_RECORD_COPY	0x0001u
 
 /*
+ * A record written in interrupt context, a hard IRQ or a softirq: its tid
+ * is the task the interrupt hit, which did not do what the record says
+ * (a timer's wake-up is no work of that task's).  Not set in the handler
+ * of a kprobe that int3 fired (x86-64 runs it as an NMI, whatever it
+ * hit), nor by LKET before this flag (2026-12).
+ */
+#define LKET_RECORD_IRQ		0x0002u
+
+/*
  * The CPU's low 8 bits stay where the 2006 layout has the CPU (cpu<<8),
  * its high 8 bits go in the lowest byte, which versions 1 to 3 wrote as 0:
  * one decoding reads every version, and a CPU numbered 256 or more no

@@ -67,6 +67,7 @@
 #include <linux/percpu.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
+#include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -1065,13 +1066,23 @@ static void lket_stack_append(struct pt_regs *regs, unsigned int depth)
  * largest (reserving it flushes only when it is not there).  A record left open (a "next" or an error
  * in a probe body skipped its _lket_record_end()) is closed first.
  */
+/*
+ * Is this a hard IRQ or a softirq, whose "current" is only the task it
+ * hit (LKET_RECORD_IRQ)?  A kprobe that int3 fired runs as in an NMI on
+ * x86-64 (irqentry_nmi_enter()), in a task or not: not said to be one.
+ */
+static __always_inline bool lket_in_irq(void)
+{
+	return !in_task() && !in_nmi();
+}
+
 static void lket_head_fill(struct lket_record_head *head, size_t size,
 			   u64 ns, unsigned int group, unsigned int hook)
 {
 	head->magic = LKET_RECORD_MAGIC;
 	head->total_size = size;
 	head->sys_size = size;
-	head->flags = 0;
+	head->flags = lket_in_irq() ? LKET_RECORD_IRQ : 0;
 	head->timestamp = ns;
 	head->id = LKET_ID(current->pid, group, hook, raw_smp_processor_id());
 }

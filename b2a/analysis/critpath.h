@@ -10,11 +10,22 @@
  * but for a blocked one: what ended it is its waker's work, so the path
  * goes on in the waker, over the time the thread was blocked, by the
  * same rule, until it reaches the start of that blocked time; then it
- * comes back to the thread before it.  A wake-up by an interrupt or by
- * an unknown task ends the descent: the blocked time is shown as such.
- * This is the backward walk of Giraldo and Dagenais' critical-path
- * analysis (the one Trace Compass draws) on LKET's events; the walk is
- * at most CRITPATH_DEPTH wakers deep.
+ * comes back to the thread before it.  A wake-up by an interrupt (the
+ * idle task's record, or one the tracer flagged LKET_RECORD_IRQ: its
+ * task is the one the interrupt hit) or by an unknown task ends the
+ * descent: the blocked time is shown as such; so does the time before
+ * the waker's first segment, which the trace says nothing of.  This is
+ * the backward walk of Giraldo and Dagenais' critical-path analysis (the
+ * one Trace Compass draws) on LKET's events; the walk is at most
+ * CRITPATH_DEPTH wakers deep.
+ *
+ * A thread's first segment starts where the trace first shows it: woken
+ * (runnable from then), or on a CPU (running since that CPU's switch
+ * before, or its first event).  The walk is done as each blocked segment
+ * of the thread asked for ends, and the other threads' segments are kept
+ * only while one may still be reached: those since the thread asked for
+ * blocked, when it is blocked, else none; memory grows with the longest
+ * time it is blocked, not with the trace.
  */
 #ifndef LKET_CRITPATH_H
 #define LKET_CRITPATH_H
@@ -37,5 +48,7 @@ int critpath_event(struct critpath *c, const struct event *ev,
 		   const struct proc *proc);
 /* The path, oldest segment first (format in lket-b2a(1)). */
 int critpath_write(struct critpath *c, int fd);
+/* The segments of other threads kept for the walk, now. */
+size_t critpath_kept(const struct critpath *c);
 
 #endif

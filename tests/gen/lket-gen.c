@@ -65,6 +65,11 @@
  *           9 us of sleep and exits, switching sh in; waiter (8103),
  *           asleep 10 us, woken by sh, runs 7 us and exits; the trace
  *           goes on 775 us after
+ *   irqwake  rcu_preempt (8201) on CPU 0, blocked 48 us, is woken by a
+ *           timer interrupt that hit ls (8202), running on CPU 1 (its
+ *           record is ls's, flagged LKET_RECORD_IRQ); blocked again 20
+ *           us, it is woken by waker (8203), a task that the trace shows
+ *           first 10 us into that sleep, switched in on CPU 1
  *   late    a few events at the end of the clock, the last at 2^64 - 256
  *   drops   (with -p) 30 system calls on CPU 0, each followed by a
  *           record the tracer dropped: 30 runs of lost records, more
@@ -168,6 +173,8 @@ static unsigned int cpu_number[NCPU] = { 0, 1 };
 
 static uint8_t rec[LKET_RECORD_MAX];
 static size_t len;
+/* the head's flags of the records written (LKET_RECORD_IRQ) */
+static uint16_t record_flags;
 
 static void put(uint64_t v, int size)
 {
@@ -194,7 +201,7 @@ static void begin(int group, int hook, int cpu, uint32_t tid, uint64_t ts)
 	put(LKET_RECORD_MAGIC, 2);
 	put(0, 2);		/* total_size, set by end() */
 	put(0, 2);		/* sys_size, set by sys_end() */
-	put(0, 2);		/* flags */
+	put(record_flags, 2);	/* flags */
 	put(ts, 8);
 	put(LKET_ID(tid, group, hook, cpu_number[cpu]), 8);
 }
@@ -399,6 +406,13 @@ static void event_ex(int cpu, uint64_t ts, uint32_t tid, bool lose,
 #define I(x) ((int64_t)(x))
 #define event(cpu, ts, tid, name, ...) \
 	event_ex(cpu, ts, tid, false, name, NULL, __VA_ARGS__)
+/* the same, written in interrupt context: tid is the task it hit */
+#define event_irq(cpu, ts, tid, name, ...)				\
+	do {								\
+		record_flags = LKET_RECORD_IRQ;				\
+		event(cpu, ts, tid, name, __VA_ARGS__);			\
+		record_flags = 0;					\
+	} while (0)
 
 /* nometa: the trace lacks the metadata of groups 1 and 2 (syscall,
  * process), as if their registrations were lost. */
@@ -1211,6 +1225,38 @@ static void exits(void)
 	event(1, t + 800000, 0, "tskdispatch.cpuidle", I(0));
 }
 
+/* Wake-ups by an interrupt and by a task seen late: see "irqwake" above. */
+static void irqwake(void)
+{
+	uint64_t t = 5000000000ull;
+
+	metadata(t);
+	event(0, t, 900, "process.snapshot", I(8201), I(8201), I(2),
+	      "rcu_preempt");
+	event(0, t, 900, "process.snapshot", I(8202), I(8202), I(1), "ls");
+	event(0, t, 900, "process.snapshot", I(8203), I(8203), I(1), "waker");
+	event(0, t + 1000, 0, "tskdispatch.ctxswitch", I(0), I(8201), I(0));
+	event(1, t + 1500, 0, "tskdispatch.ctxswitch", I(0), I(8202), I(0));
+	event(0, t + 2000, 8201, "tskdispatch.ctxswitch", I(8201), I(0),
+	      I(2));
+	event(1, t + 30000, 8202, "syscall.entry", "read");
+	event_irq(1, t + 50000, 8202, "tskdispatch.wakeup", I(8201),
+		  I(8201), "rcu_preempt", I(0));
+	event(0, t + 52000, 0, "tskdispatch.ctxswitch", I(0), I(8201), I(0));
+	event(0, t + 60000, 8201, "tskdispatch.ctxswitch", I(8201), I(0),
+	      I(2));
+	event(1, t + 65000, 8202, "syscall.return", "read", I(4096));
+	event(1, t + 70000, 8202, "tskdispatch.ctxswitch", I(8202), I(8203),
+	      I(1));
+	event(1, t + 80000, 8203, "tskdispatch.wakeup", I(8201), I(8201),
+	      "rcu_preempt", I(0));
+	event(0, t + 81000, 0, "tskdispatch.ctxswitch", I(0), I(8201), I(0));
+	event(0, t + 90000, 8201, "tskdispatch.ctxswitch", I(8201), I(0),
+	      I(2));
+	event(1, t + 95000, 8203, "tskdispatch.ctxswitch", I(8203), I(0),
+	      I(1));
+}
+
 /*
  * What a timechart draws: 8 tasks of 6 processes taking turns on 2 CPUs
  * (context switches, idle), in and out of system calls, page faults,
@@ -1634,7 +1680,7 @@ static const struct trace_kind {
 	{ "syscalls", make_syscalls }, { "idle", idle }, { "bigflush", bigflush }, { "sysnames", make_sysnames }, { "nameless", nameless }, { "calls", calls }, { "allcalls", allcalls }, { "strings", strings },
 	{ "latency", latency }, { "backwards", backwards },
 	{ "wakeups", wakeups }, { "wakeuptie", wakeup_tie },
-	{ "exits", exits },
+	{ "exits", exits }, { "irqwake", irqwake },
 	{ "dbnames", dbnames }, { "longnames", longnames }, { "many", make_many }, { "moved", moved },
 	{ "tasks", tasks }, { "timechart", make_timechart },
 	{ "lanes", lanes }, { "pairs", pairs },

@@ -266,9 +266,14 @@ case_stat_cpu() { $gen wakeups t; echo --stat --cpu 1 t; }
 case_offcpu() { $gen wakeups t; echo -f none --offcpu offcpu --offcpu-folded folded t; }
 # the critical path of 6001: its runs, and while it is blocked, 6002's
 # runnable and running time until it wakes 6001 (1970.990 us running,
-# 1825.990 of them 6001's; 58.100 runnable, 5 of them 6001's); a thread
+# 1825.990 of them 6001's; 59.000 runnable, 5 of them 6001's: 6002 is
+# runnable from its first wake-up, before its first switch in); a thread
 # without switches; a thread ID that is none
 case_critpath() { $gen wakeups t; echo -f none --critical-path 6001 --critical-path-out path t; }
+# rcu_preempt woken by a timer's interrupt that hit ls: the descent ends
+# there (not "blocked on ls"); woken then by a task the trace shows only
+# from 10 us into that sleep: those 10 us are rcu_preempt's, blocked
+case_critpath_irq() { $gen irqwake t; echo -f none --critical-path 8201 --critical-path-out path t; }
 case_critpath_none() { $gen wakeups t; echo -f none --critical-path 7777 --critical-path-out path t; }
 case_critpath_bad() { $gen wakeups t; echo -f none --critical-path 0 t; }
 # tasks that exit: prev_state TASK_DEAD is 128 (not -128) in every

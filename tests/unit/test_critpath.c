@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* critpath: a thread's own segments; a blocked one replaced by its
  * waker's path, two wakers deep; an interrupt's wake-up and a sleep
- * never woken shown as blocked; a thread never switched. */
+ * never woken shown as blocked, and what the trace says nothing of; a
+ * thread never switched; the segments kept, bounded. */
 #include "sched_fixture.h"
 
 #include "analysis/critpath.h"
@@ -27,10 +28,13 @@ static void sw(struct critpath *c, uint64_t ts, uint32_t tid, int64_t prev,
 	assert_int_equal(critpath_event(c, &ev, NULL), 0);
 }
 
+/* A wake-up in interrupt context: the record's task is the one it hit */
+static uint16_t wake_flags;
+
 static void wake(struct critpath *c, uint64_t ts, uint32_t waker,
 		 int64_t tid, const char *name)
 {
-	struct record rec = { .timestamp = ts };
+	struct record rec = { .timestamp = ts, .flags = wake_flags };
 	struct event ev = { .rec = &rec, .tid = waker, .group = 4, .hook = 3 };
 	const struct event_meta *m = meta_get(&sched_meta, 4, 3);
 	unsigned int k;
@@ -121,6 +125,85 @@ static void test_early(void **state)
 	critpath_free(c);
 }
 
+/* A timer's interrupt that hits 20 wakes 10: 20's work is not 10's
+ * path.  Then 30, first seen running on CPU 1 after 10 blocked, wakes
+ * it: the time before 30's first segment is 10's, blocked. */
+static void test_irq_unseen(void **state)
+{
+	struct critpath *c;
+	char text[2048];
+
+	(void)state;
+	assert_int_equal(critpath_new(&c, 10), 0);
+	sw(c, 0, 0, 0, 10, 0);
+	sw(c, 0, 0, 0, 20, 0);
+	sw(c, 100, 10, 10, 0, 1);
+	wake_flags = LKET_RECORD_IRQ;
+	wake(c, 200, 20, 10, "a");
+	wake_flags = 0;
+	sw(c, 210, 0, 0, 10, 0);
+	sw(c, 300, 10, 10, 0, 1);
+	sw(c, 350, 20, 20, 30, 1);
+	wake(c, 400, 30, 10, "a");
+	sw(c, 400, 0, 0, 10, 0);
+	sw(c, 500, 10, 10, 0, 0);
+	sched_written("path", text, sizeof(text), write_path, c);
+	assert_non_null(strstr(text,
+		"0.000000100               0.100       10 a                blocked, woken by an interrupt of 20 (?) at 0.000000200\n"
+		"0.000000200               0.010       10 a                runnable\n"));
+	assert_non_null(strstr(text,
+		"0.000000300               0.050       10 a                blocked, woken by 30 (?) at 0.000000400, of whom the trace says nothing before 0.000000350\n"
+		"0.000000350               0.050       10 a                blocked on 30 (?), who woke it at 0.000000400\n"
+		"0.000000350                 0.050       30 ?                running\n"));
+	assert_non_null(strstr(text,
+		"on the path: running 0.340 (thread 10's 0.290); runnable 0.010 (thread 10's 0.010); blocked 0.150 (thread 10's 0.150)\n"));
+	critpath_free(c);
+}
+
+/*
+ * 20 and 30 take turns on CPU 1, each waking the other, 10 ns each: while
+ * 10 is blocked, all of it is kept, and its path goes through them; once
+ * it runs, what they do is no path's, and little of it is kept.
+ */
+static void test_kept(void **state)
+{
+	struct critpath *c;
+	size_t size = 4 << 20;
+	char *text = malloc(size);
+	uint64_t t = 1000;
+	int32_t cur = 20, other = 30;
+	int i;
+
+	(void)state;
+	assert_int_equal(critpath_new(&c, 10), 0);
+	sw(c, 0, 0, 0, 10, 0);
+	sw(c, 0, 0, 0, cur, 0);
+	sw(c, 1000, 10, 10, 0, 1);
+	for (i = 0; i < 6000; i++, t += 10) {
+		wake(c, t + 5, (uint32_t)cur, other, "x");
+		sw(c, t + 10, (uint32_t)cur, cur, other, 1);
+		cur ^= 20 ^ 30;
+		other ^= 20 ^ 30;
+	}
+	assert_true(critpath_kept(c) >= 2 * 6000 - 2);
+	wake(c, t + 5, (uint32_t)cur, 10, "a");
+	sw(c, t + 5, 0, 0, 10, 0);
+	for (i = 0; i < 20000; i++, t += 10) {
+		wake(c, t + 5, (uint32_t)cur, other, "x");
+		sw(c, t + 10, (uint32_t)cur, cur, other, 1);
+		cur ^= 20 ^ 30;
+		other ^= 20 ^ 30;
+	}
+	assert_true(critpath_kept(c) < 5000);
+	sw(c, t, 10, 10, 0, 1);
+	sched_written("path", text, size, write_path, c);
+	/* all 60.005 us of 10's sleep is theirs, on the path: 45 running
+	 * and 15 runnable, and nothing blocked */
+	assert_non_null(strstr(text, "\non the path: running 246.000 (thread 10's 200.995); runnable 15.000 (thread 10's 0.000); blocked 0.000 (thread 10's 0.000)\n"));
+	free(text);
+	critpath_free(c);
+}
+
 static void test_unknown(void **state)
 {
 	struct critpath *c;
@@ -139,6 +222,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_early),
+		cmocka_unit_test(test_irq_unseen),
+		cmocka_unit_test(test_kept),
 		cmocka_unit_test(test_unknown),
 	};
 

@@ -160,7 +160,9 @@ int deliver_record(struct source *c, struct stream *s)
 	if (c->filter) {
 		sel.passed = filter_event(c->filter, &c->ev, proc);
 		/* the analyses report threads: is the rest of ev selected? */
-		sel.record = sel.passed || filter_record(c->filter, &c->ev);
+		sel.record = sel.passed ||
+			     ((c->report || c->offcpu || c->out->ops->every) &&
+			      filter_record(c->filter, &c->ev));
 	}
 	/* the analyses see every event, filtered out or not */
 	ret = c->out->ops->every ? c->out->ops->every(c->out, &c->ev, proc,

@@ -83,9 +83,9 @@ struct lket_record_head {
 /*
  * A record written in interrupt context, a hard IRQ or a softirq: its tid
  * is the task the interrupt hit, which did not do what the record says
- * (a timer's wake-up is no work of that task's).  Not set in the handler
- * of a kprobe that int3 fired (x86-64 runs it as an NMI, whatever it
- * hit), nor by LKET before this flag (2026-12).
+ * (a timer's wake-up is no work of that task's).  Set in a kprobe's
+ * handler, which int3 runs as an NMI on x86-64, when the probe fired in
+ * an interrupt; not in an NMI proper, nor by LKET before it (2026-12).
  */
 #define LKET_RECORD_IRQ		0x0002u
 

@@ -1068,12 +1068,21 @@ static void lket_stack_append(struct pt_regs *regs, unsigned int depth)
  */
 /*
  * Is this a hard IRQ or a softirq, whose "current" is only the task it
- * hit (LKET_RECORD_IRQ)?  A kprobe that int3 fired runs as in an NMI on
- * x86-64 (irqentry_nmi_enter()), in a task or not: not said to be one.
+ * hit (LKET_RECORD_IRQ)?  A kprobe that int3 fired runs inside
+ * irqentry_nmi_enter() on x86-64, which counts an NMI and a hard IRQ of
+ * its own, in a task or not: each NMI level is taken off the hard IRQs,
+ * and what is left is an interrupt the probe fired in.  PREEMPT_RT runs
+ * softirqs in threads (ktimers/N, ksoftirqd/N, or whoever enabled them),
+ * whose work is theirs: only a hard IRQ counts there.
  */
 static __always_inline bool lket_in_irq(void)
 {
-	return !in_task() && !in_nmi();
+	unsigned long pc = preempt_count();
+	unsigned long hardirqs = (pc & HARDIRQ_MASK) >> HARDIRQ_SHIFT;
+	unsigned long nmis = (pc & NMI_MASK) >> NMI_SHIFT;
+
+	return hardirqs > nmis ||
+	       (!IS_ENABLED(CONFIG_PREEMPT_RT) && in_serving_softirq());
 }
 
 static void lket_head_fill(struct lket_record_head *head, size_t size,

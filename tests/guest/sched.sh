@@ -26,6 +26,9 @@
 #       the same, one line per stack, waker and thread;
 #     - --critical-path of ping: each time it is blocked on pong, pong's
 #       runs up to the wake-up;
+#     - --critical-path of the sleeper: the timer's wake-ups are
+#       interrupts' (LKET_RECORD_IRQ), not the work of the task they hit;
+#       on PREEMPT_RT a ktimers thread's;
 #     - the CTF export: LTTng's sched_waking, and lttng-schedstats's
 #       latencies of each thread those of lket.out (tests/ctf/lttng-agree.py).
 #
@@ -197,6 +200,25 @@ critical() {
 	      exit !(n >= 900 && runs >= n && !bad) }' "$res/path"
 }
 check "--critical-path: ping's path goes through pong's runs, 900 times or more" critical
+
+# --critical-path of the sleeper: the timer's wake-ups are the tracer's
+# records of an interrupt (LKET_RECORD_IRQ), which end the descent rather
+# than blame the task the interrupt hit; on PREEMPT_RT a ktimers thread
+# runs the sleeper's timer, and is the waker the path goes through
+decode -f none --critical-path "$sleeper" --critical-path-out "$res/path.sleep" \
+	"$res/t" 2> "$res/path.sleep.err"
+sleeper_path() {
+	awk -v s="$sleeper" -v rt="$rt" '
+	$3 == s && $5 == "blocked," && $6 == "woken" && $8 == "an" && $9 == "interrupt" { irq++ }
+	$3 == s && $5 == "blocked" && $6 == "on" { on++; if ($0 ~ /\(ktimers\//) kt++ }
+	END { print "  " irq + 0 " timer wake-ups of the sleeper by an interrupt, " on + 0 " blocked on a task (" kt + 0 " on ktimers)"
+	      exit !(rt ? kt >= 90 && !irq : irq >= 90 && on <= 5) }' "$res/path.sleep"
+}
+if [ "$rt" = 1 ]; then
+	check "--critical-path of the sleeper: blocked on ktimers threads 90 times or more, never on an interrupt (PREEMPT_RT)" sleeper_path
+else
+	check "--critical-path of the sleeper: woken by the timer's interrupt 90 times or more, blocked on a task 5 times at most (records flagged LKET_RECORD_IRQ)" sleeper_path
+fi
 
 # The CTF export, read by LTTng's own analyses
 rm -rf "$res/t.ctf"

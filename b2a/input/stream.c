@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 
 #include "input/follow.h"
 #include "input/stream.h"
+#include "input/tracename.h"
 #include "runtime/lket_format.h"
 #include "runtime/lket_ids.h"
 
@@ -350,7 +352,7 @@ int stream_open_follow(struct stream *s, const char *path, int cpu,
 	int ret, fl;
 
 	memset(s, 0, sizeof(*s));
-	s->path = path;
+	s->path = s->first_path = path;
 	s->cpu = cpu;
 	s->diag = diag;
 	/* never wait in open() for a FIFO's writer: other inputs may be
@@ -415,7 +417,10 @@ void stream_close(struct stream *s)
 	s->fd = -1;
 	free(s->buf);
 	free(s->span);
+	free(s->next_path);
 	s->buf = s->span = NULL;
+	s->next_path = NULL;
+	s->path = s->first_path;
 }
 
 /* A flush read that no record's number will say was there. */
@@ -778,7 +783,57 @@ static int next_unframed(struct stream *s)
 	}
 }
 
-int stream_next(struct stream *s)
+/*
+ * Following a rotated trace, at the end of one of its CPU's files: on
+ * into the next one, if its writer has made it (input/follow.h), as a
+ * file of its own (framing, byte order, flush numbers) whose copies are
+ * stepped over: the files before it said it all.  true: s reads it now.
+ */
+static bool next_file(struct stream *s)
+{
+	char *next;
+	int fd, k, stem;
+
+	if (!s->follow || s->rotation < 0 || follow_stopped())
+		return false;
+	next = follow_next_file(s->path);
+	if (!next)
+		return false;
+	fd = open(next, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		diagf(s->diag, DIAG_DAMAGE, next, -1,
+		      "cannot read: %s: the records of CPU %d end before it",
+		      strerror(errno), s->cpu);
+		free(next);
+		return false;
+	}
+	k = tracename_rotation(next);
+	stem = (int)(strrchr(next, '.') - next) + 1;
+	if (k == s->rotation + 2)
+		diagf(s->diag, DIAG_NOTE, next, -1,
+		      "a rotated trace: the file of CPU %d before this one, %.*s%d, was deleted before it could be read: its records are not converted",
+		      s->cpu, stem, next, k - 1);
+	else if (k > s->rotation + 2)
+		diagf(s->diag, DIAG_NOTE, next, -1,
+		      "a rotated trace: the files of CPU %d before this one, %.*s%d to %.*s%d, were deleted before they could be read: their records are not converted",
+		      s->cpu, stem, next, s->rotation + 1, stem, next, k - 1);
+	close(s->fd);
+	s->fd = fd;
+	s->done_bytes += s->buf_off + s->len;
+	free(s->next_path);
+	s->path = s->next_path = next;
+	s->rotation = k;
+	s->skip_copies = true;
+	s->buf_off = s->len = s->pos = 0;
+	s->pdu_left = 0;
+	/* its own numbers: its copies' flushes repeat the last ones */
+	s->have_seq = s->new_frame = false;
+	s->started = s->empty = s->writer_done = false;
+	return true;
+}
+
+/* The next record of the current file: stream_next() but for its end. */
+static int next_in_file(struct stream *s)
 {
 	int ret;
 
@@ -796,5 +851,15 @@ int stream_next(struct stream *s)
 		bare_flush(s, s->seq);
 		s->new_frame = false;
 	}
+	return ret;
+}
+
+int stream_next(struct stream *s)
+{
+	int ret;
+
+	do
+		ret = next_in_file(s);
+	while (ret == 0 && next_file(s));
 	return ret;
 }

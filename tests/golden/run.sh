@@ -143,6 +143,26 @@ rotated() {
 		"$rotate" -s 32768 -n 2 -o r t_0 t_1 2> rotate.err &&
 		rm t_0 t_1; }
 case_rotated()  { rotated; echo r; }
+# --follow on a rotated trace still written: lket-rotate reads the
+# trace from FIFOs a piece at a time (as lket-run-traced --rotate has
+# it read stapio's), and makes each CPU's next file meanwhile; lket-b2a,
+# started on its first files, reads every file made after them, each
+# one's copies stepped over: lket.out is the offline conversion of the
+# whole trace, every line of it
+follow_rotated() {
+	$gen -p -e -n 1000 timechart t > /dev/null && echo t > offline &&
+		split -b 4000 t_0 p0. && split -b 4000 t_1 p1. && mkfifo f_0 f_1 &&
+		{ timeout 20 "$rotate" -s 32768 -n 100 -o r f_0 f_1 > /dev/null 2> rotate.err & } &&
+		{ timeout 20 sh -c 'exec 3> f_0 4> f_1
+		for s in $(ls p0.* p1.* | sed "s/^p[01]\.//" | sort -u); do
+			[ ! -f "p0.$s" ] || cat "p0.$s" >&3
+			[ ! -f "p1.$s" ] || cat "p1.$s" >&4
+			sleep 0.02
+		done' > /dev/null 2>&1 & }
+	# the first files are there when lket-b2a starts
+	while [ ! -s r_0.0 ] || [ ! -s r_1.0 ]; do sleep 0.01; done
+}
+case_follow_rotated() { follow_rotated; echo --follow r; }
 case_rotated_one() { rotated; echo "$(ls r_1.* | head -n 1)"; }
 case_rotated_two() { rotated; echo $(ls r_0.* | head -n 2) "$(ls r_1.* | tail -n 1)"; }
 # the end itself was never read: how much is lost cannot be told
@@ -432,6 +452,22 @@ rpc_check() {
 			(lo + 0 <= dt && dt <= hi + 0) ? "yes" : "NO" }' stderr
 }
 
+# A case that wrote "offline", the arguments of a conversion of the
+# finished trace: lket.out against that conversion's, by the same
+# lket-b2a ($bin), rather than its lines.  1: no such case.
+offline_check() {
+	[ -f offline ] || return 1
+	# shellcheck disable=SC2046
+	"$bin" -o offline.out $(cat offline) 2> /dev/null
+	echo "--- lket.out against the offline conversion of $(cat offline) ($(wc -l < offline.out) lines)"
+	if cmp -s offline.out lket.out; then
+		echo "the same"
+	else
+		diff offline.out lket.out > offline.diff
+		echo "differs: $(grep -c '^<' offline.diff) lines missing, $(grep -c '^>' offline.diff) lines more"
+	fi
+}
+
 # What a case wrote besides lket.out.
 extras() {
 	for f in report rpc offcpu folded path lket.json lket.csv; do
@@ -508,7 +544,7 @@ for c in $cases; do
 			# shellcheck disable=SC2086
 			timeout 20 "$bin" $out $args < "$in" 2> stderr
 			status=$?
-			cat lket.out 2> /dev/null
+			offline_check || cat lket.out 2> /dev/null
 			extras
 			echo "--- stderr"
 			cat stderr

@@ -310,8 +310,11 @@ static void ctf_free(struct output *o)
 	/* not put in place: a failed export leaves nothing */
 	tmpdir_discard(&c->tmp);
 	free(c->streams);
-	for (i = 0; i < c->nclasses; i++)
+	for (i = 0; i < c->nclasses; i++) {
 		free(c->classes[i].syscall);
+		free(c->classes[i].lttng_from);
+	}
+	ctf_call_names_free(c);
 	free(c->syscalls.slots);
 	free(c->classes);
 	free(c->class_id);

@@ -470,6 +470,57 @@ static int damaged_frame_ok(struct stream *s)
 }
 
 /*
+ * A flush header at s->pos whose length is damaged (0, more than a flush
+ * holds, or not where the next header is) but that is one all the same:
+ * its number follows the file's, SystemTap 5.0+'s magic is there, a
+ * record head follows it.  It is taken to end where the next plausible
+ * flush header is, or the file does, within the read window: its length
+ * in *len.  So its number is seen (it was not lost) and its records are
+ * read.  1, 0 or < 0.
+ */
+static int damaged_length(struct stream *s, uint32_t *len)
+{
+	size_t hlen = frame_header_size(s->framing), need, avail, off;
+	struct stream after = { .swap = s->swap, .have_seq = true };
+	const uint8_t *p;
+	int ret;
+
+	ret = fill(s, hlen + LKET_RECORD_HEAD_SIZE, &avail);
+	if (ret)
+		return ret;
+	p = s->buf + s->pos;
+	if (avail < hlen + LKET_RECORD_HEAD_SIZE ||
+	    (s->framing == FRAMING_V5 &&
+	     stream_u32(s, p) != LKET_FLUSH_V5_MAGIC) ||
+	    !record_head_ok(p + hlen, s->swap, LKET_RECORD_MAX))
+		return 0;
+	after.seq = stream_u32(s, p + hlen - 8);
+	if (s->have_seq && (after.seq - s->seq == 0 ||
+			    after.seq - s->seq > MAX_SEQ_JUMP))
+		return 0;
+	/* the next header's number follows this one's */
+	for (off = hlen + LKET_RECORD_HEAD_SIZE; off - hlen <= MAX_PDU; off++) {
+		need = off + hlen + LKET_RECORD_HEAD_SIZE;
+		ret = fill(s, need, &avail);
+		if (ret)
+			return ret;
+		p = s->buf + s->pos;
+		if (avail < need && s->len == s->cap)
+			return 0;	/* past the window: not told */
+		if (avail < need) {
+			*len = (uint32_t)(avail - hlen);	/* the file's end */
+			return 1;
+		}
+		if (frame_ok(&after, p + off, avail - off, s->framing, s->swap,
+			     false)) {
+			*len = (uint32_t)(off - hlen);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
  * Start the next flush.  Returns 1 when one was found (s->pdu_left set),
  * 0 at end of file, < 0 on a read error.
  */
@@ -477,6 +528,8 @@ static int next_frame(struct stream *s, bool span)
 {
 	size_t hlen = frame_header_size(s->framing), avail;
 	uint64_t off, left;
+	uint32_t len = 0;
+	bool damaged = false;
 	int ret;
 
 	for (;;) {
@@ -502,6 +555,13 @@ static int next_frame(struct stream *s, bool span)
 		}
 		if (span)
 			return 2;	/* the caller drops the partial record */
+		ret = damaged_length(s, &len);
+		if (ret < 0)
+			return ret;
+		if (ret) {
+			damaged = true;
+			break;
+		}
 		ret = resync(s, RESYNC_FRAME);
 		if (ret <= 0)
 			return ret;
@@ -510,6 +570,14 @@ static int next_frame(struct stream *s, bool span)
 		bare_flush(s, s->seq);
 	s->seq = stream_u32(s, s->buf + s->pos + hlen - 8);
 	s->pdu_left = stream_u32(s, s->buf + s->pos + hlen - 4);
+	if (damaged) {
+		diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)file_pos(s),
+		      "flush %u: its header's length (%llu bytes) is damaged: taken to be %u bytes, up to %s",
+		      s->seq, (unsigned long long)s->pdu_left, len,
+		      s->pos + hlen + len < s->len ? "the next flush header" :
+		      "the end of the file");
+		s->pdu_left = len;
+	}
 	s->have_seq = true;
 	s->new_frame = true;
 	s->frames++;

@@ -176,6 +176,18 @@ case_end_onefile() { $gen -p -e golden t; echo t_0; }
 case_garbage()  {
 	$gen golden t && head -c 40 t_1 > x && printf 'GARBG' >> x &&
 		tail -c +41 t_1 >> x && mv x t_1; echo t; }
+# a flush header whose length is damaged, its number and the record
+# after it intact: t_1's second flush (460, at byte 40) says 0 bytes; in
+# SystemTap 5.0's framing, t_1's last flush (472, at byte 386) says
+# 0xffffffff.  Each is damage, its records read up to the next flush
+# header or the end of the file, and not lost (no lket.lost line): only
+# the golden trace's own lost flush, 466, is
+case_flush_len0() {
+	$gen golden t && printf '\000\000\000\000' |
+		dd of=t_1 bs=1 seek=44 conv=notrunc 2> /dev/null; echo t; }
+case_flush_len_max() {
+	$gen -f v5 golden t && printf '\377\377\377\377' |
+		dd of=t_1 bs=1 seek=394 conv=notrunc 2> /dev/null; echo t; }
 # the last flush of t_1 loses its last 7 bytes: pdu_len runs past the end
 case_truncated() {
 	$gen golden t && head -c $(($(wc -c < t_1) - 7)) t_1 > x && mv x t_1

@@ -339,6 +339,10 @@ static int exit_status(const struct options *o, const struct reporter *rep,
 			res->no_host);
 		return 2;
 	}
+	if (res->ret == -ENOMSG) {
+		fprintf(stderr, "lket-b2a: none of the files given is an LKET trace's: nothing written\n");
+		return 2;
+	}
 	if (res->ret == -ENODATA) {
 		fprintf(stderr, "lket-b2a: -t wall, --from/--to DATE: a wall-clock time needs the trace header's wall-clock offset, and this trace has no header\n");
 		return 2;

@@ -304,16 +304,26 @@ static int resync(struct stream *s, enum resync_to to)
 		if (in_flush)
 			s->pdu_left--;
 	}
-	if (file_pos(s) != start && in_flush)
+	if (to == RESYNC_DETECT && !start && !file_pos(s) && s->len > s->pos)
+		s->starts_lket = true;
+	if (file_pos(s) != start && in_flush) {
 		diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)start,
 		      "%llu bytes of garbage skipped in flush %u%s",
 		      (unsigned long long)(file_pos(s) - start), s->seq,
 		      s->pdu_left ? "" : ", to its end");
-	else if (file_pos(s) != start)
+	} else if (to == RESYNC_DETECT && !start && file_pos(s) &&
+		   s->len == s->pos) {
+		/* nothing from its first byte to its last: no trace */
+		s->no_flush = true;
+		diagf(s->diag, DIAG_DAMAGE, s->path, -1,
+		      "not a trace: not an LKET flush nor record in its %llu bytes",
+		      (unsigned long long)file_pos(s));
+	} else if (file_pos(s) != start) {
 		diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)start,
 		     "%llu bytes of garbage skipped%s",
 		     (unsigned long long)(file_pos(s) - start),
 		     s->len - s->pos ? "" : " (up to end of file)");
+	}
 	return s->len - s->pos || (in_flush && !s->pdu_left) ? 1 : 0;
 }
 

@@ -71,6 +71,13 @@ struct stream {
 	   wait for what its writer appends (input/follow.h) */
 	struct follow *follow;
 	bool writer_done;	/* following: it will not grow any more */
+	/* not a flush nor a record in the whole file: not a trace (said) */
+	bool no_flush;
+	/* its first bytes are a flush, or a record: written as LKET's are */
+	bool starts_lket;
+	/* the pipeline read a record of LKET's from it: one that the
+	   trace's metadata, or LKET's catalogue, decodes */
+	bool lket_seen;
 	enum framing framing;
 	/*
 	 * NULL, or bit group << 8 | hook set: records of that event are

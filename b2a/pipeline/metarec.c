@@ -233,7 +233,7 @@ static const metarec_handler metarec_handlers[256] = {
 };
 
 /* A group-0 record: the trace header, metadata or a task record. */
-void metarec_apply(struct source *c, const struct stream *s)
+bool metarec_apply(struct source *c, const struct stream *s)
 {
 	const struct event *ev = &c->ev;
 
@@ -244,10 +244,11 @@ void metarec_apply(struct source *c, const struct stream *s)
 	if (decode_record(&c->meta, s, &c->ev) || !ev->meta) {
 		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)s->rec.offset,
 		      "malformed metadata record (hook %u): ignored", ev->hook);
-		return;
+		return false;
 	}
 	if (metarec_handlers[ev->hook & 0xff])
 		metarec_handlers[ev->hook & 0xff](c, s);
 	else if (tasks_handles(ev->meta->ev))
 		tasks_apply(c);
+	return true;
 }

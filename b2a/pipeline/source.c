@@ -342,9 +342,39 @@ void source_progress(const struct source *c, uint64_t *done, uint64_t *total)
 	*total = c->total == UINT64_MAX ? 0 : c->total;
 }
 
+/*
+ * The files read that neither start as LKET's do (a flush, or a record)
+ * nor hold a record of LKET's (that the trace's metadata, or LKET's
+ * catalogue, decodes): not a trace, said.  When no file given is LKET's
+ * (and one is not empty), what was given is no trace: -ENOMSG, and
+ * nothing is written.
+ */
+static int check_traces(struct source *c)
+{
+	bool lket = false, other = false;
+	struct stream *s;
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		s = &c->streams[i];
+		lket |= s->lket_seen || s->starts_lket;
+		if (s->lket_seen || s->starts_lket ||
+		    !(s->done_bytes + s->buf_off + s->len))
+			continue;
+		other = true;
+		/* the whole file garbage: said when it was read */
+		if (!s->no_flush)
+			diagf(c->diag, DIAG_DAMAGE, s->path, -1,
+			      "not a trace: it starts with no LKET flush nor record, and none of what read as records in it is LKET's");
+	}
+	return !lket && other ? -ENOMSG : 0;
+}
+
 int source_finish(struct source *c)
 {
 	losses_finish(c);
+	if (!c->error && !c->scan)
+		c->error = check_traces(c);
 	return c->error;
 }
 

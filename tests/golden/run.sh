@@ -205,6 +205,19 @@ case_bigflush_end() { $gen -p -e bigflush t; echo --stat t; }
 # garbage only: nothing decodable in t_1
 case_junk()     { $gen golden t && head -c 300 /dev/zero | tr '\0' 'J' > t_1; echo t; }
 
+# a file without an LKET record in it is no trace: refused (exit 2),
+# named, nothing written (lket.out stays as it was): a text file; bytes
+# with what reads as a flush in them, of a record that neither metadata
+# nor LKET's catalogue knows ([119:85]); as one of a trace's files (case
+# junk), it is named and the others are converted
+case_notrace_text() {
+	echo old > lket.out && cksum lket.out > keep && printf 'not a trace\n' > notes
+	echo notes; }
+case_notrace_records() {
+	echo old > lket.out && cksum lket.out > keep &&
+		printf 'some text first\n\001\000\000\000\030\000\000\000KL\030\000\030\000\000\000\001\000\000\000\000\000\000\000\000\000\125\167\005\000\000\000' > x_0
+	echo x_0; }
+
 # JSON Lines and CSV; strings to escape, valid and invalid UTF-8
 case_json()     { $gen golden t; echo -f json t; }
 case_csv()      { $gen golden t; echo -f csv t; }

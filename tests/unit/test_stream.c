@@ -153,6 +153,7 @@ static void test_v4(void **state)
 	assert_int_equal(s.swap, host_big_endian());
 	assert_int_equal(s.cpu, 0);
 	assert_int_equal(s.file_size, sizeof(v4_le));
+	assert_true(s.starts_lket);
 	expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 8, 1,
 		      true);
 	expect_record(&s, rec_b, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 40, 1,
@@ -598,6 +599,9 @@ static void test_garbage_at_start(void **state)
 	assert_int_equal(log.n, 1);
 	assert_diag(&log, 0, DIAG_DAMAGE, path, 0,
 		    "5 bytes of garbage skipped");
+	/* whether it is LKET's, its records say (the pipeline's part) */
+	assert_false(s.starts_lket);
+	assert_false(s.no_flush);
 	stream_close(&s);
 }
 
@@ -804,9 +808,12 @@ static void test_only_garbage(void **state)
 	(void)state;
 	open_fixture(&s, path, sizeof(path), "junk", file, sizeof(file), &log);
 	assert_int_equal(stream_next(&s), 0);
+	/* not a byte of it is LKET's: no trace, said once, for the file */
 	assert_int_equal(log.n, 1);
-	assert_diag(&log, 0, DIAG_DAMAGE, path, 0,
-		    "5 bytes of garbage skipped (up to end of file)");
+	assert_diag(&log, 0, DIAG_DAMAGE, path, -1,
+		    "not a trace: not an LKET flush nor record in its 5 bytes");
+	assert_true(s.no_flush);
+	assert_false(s.starts_lket);
 	stream_close(&s);
 }
 

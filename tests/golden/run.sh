@@ -373,6 +373,10 @@ case_ctf_link_input() {
 	mkdir d && $gen golden d/stream && ln -s d l &&
 		cksum d/stream_0 d/stream_1 > keep; echo --replace --ctf l/ d/stream; }
 case_ctf_nofolder() { $gen golden t; echo --ctf nosuch/d t; }
+# no fixed buffer cuts a message: an output's failure naming a path of
+# 600 bytes is said whole (it was cut at 511)
+case_ctf_nofolder_long() {
+	$gen golden t; echo --ctf "nosuch/$(printf '%0600d' 0)" t; }
 case_replace_output() { $gen golden t && echo old > lket.out; echo --event process.fork t; }
 # -q: nothing on standard error, lost flushes still exit 1
 case_quiet()    { $gen golden t; echo -q --event process.fork t; }

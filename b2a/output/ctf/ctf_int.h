@@ -147,7 +147,7 @@ struct ctf {
 	size_t ncall_kinds;
 	struct ctf_call_kind kind_past;	/* one found past the most */
 	struct call_names call_names;
-	char failure[4200];	/* what failed, for error(); "" none */
+	char *failure;		/* what failed, for error(); NULL none */
 	struct diag *diag;	/* notes; NULL: none */
 };
 

@@ -51,27 +51,27 @@
 #include "output/ctf/ctf.h"
 #include "output/ctf/ctf_int.h"
 #include "output/registry.h"
+#include "util/diag.h"
 #include "util/tmpfile.h"
 
 /* Say what failed, for error(): the path and the errno's words. */
 int ctf_fail(struct ctf *c, const char *path, int err)
 {
-	snprintf(c->failure, sizeof(c->failure), "--ctf %s: %s", path,
-		 strerror(err));
+	text_printf(&c->failure, "--ctf %s: %s", path, strerror(err));
 	return -err;
 }
 
 int ctf_failf(struct ctf *c, int err, const char *fmt, ...)
 {
+	char *what = NULL;
 	va_list ap;
-	int n;
 
-	n = snprintf(c->failure, sizeof(c->failure), "--ctf %s: ", c->dir);
 	va_start(ap, fmt);
-	if (n > 0 && (size_t)n < sizeof(c->failure))
-		vsnprintf(c->failure + n, sizeof(c->failure) - (size_t)n, fmt,
-			  ap);
+	text_vprintf(&what, fmt, ap);
 	va_end(ap);
+	if (what)
+		text_printf(&c->failure, "--ctf %s: %s", c->dir, what);
+	free(what);
 	return -err;
 }
 
@@ -79,7 +79,7 @@ static const char *ctf_error(const struct output *o)
 {
 	const struct ctf *c = (const struct ctf *)o;
 
-	return c->failure[0] ? c->failure : NULL;
+	return c->failure;
 }
 
 static bool is_trace_file(const char *n)
@@ -319,6 +319,7 @@ static void ctf_free(struct output *o)
 	free(c->classes);
 	free(c->class_id);
 	free(c->dir);
+	free(c->failure);
 	free(c);
 }
 

@@ -181,15 +181,13 @@ static void note(const struct sql_schema *s, const char *fmt, ...)
 
 static void note(const struct sql_schema *s, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
 	if (!s->diag)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vdiagf(s->diag, DIAG_NOTE, s->label, -1, fmt, ap);
 	va_end(ap);
-	diagf(s->diag, DIAG_NOTE, s->label, -1, "%s", msg);
 }
 
 static bool col_taken(const struct sql_table *t, unsigned int n,

@@ -14,6 +14,7 @@
 #include "analysis/report.h"
 #include "output/db/sql.h"
 #include "output/line/outfmt.h"
+#include "util/diag.h"
 
 static struct sql_output *sql_of(struct output *o)
 {
@@ -24,10 +25,10 @@ int sql_fail(struct sql_output *so, int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (so->error[0])
+	if (so->error)
 		return err;
 	va_start(ap, fmt);
-	vsnprintf(so->error, sizeof(so->error), fmt, ap);
+	text_vprintf(&so->error, fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -651,7 +652,7 @@ static const char *sql_error(const struct output *o)
 {
 	const struct sql_output *so = (const struct sql_output *)o;
 
-	return so->error[0] ? so->error : NULL;
+	return so->error;
 }
 
 static void sql_free(struct output *o)
@@ -672,6 +673,7 @@ static void sql_free(struct output *o)
 	free(so->row);
 	free(so->scratch);
 	free(so->by_id);
+	free(so->error);
 	free(so);
 }
 

@@ -280,6 +280,14 @@ case_sqlite_unwritable() { $gen golden t; echo -d no/such/dir/t.db t; }
 # latency reports on planted latencies
 case_report()   { $gen latency t; echo -f none --report report t; }
 case_report_pid() { $gen latency t; echo -f none --report report --pid 5002 t; }
+# a report alone, as -d or --ctf alone, writes no lket.out (an old one
+# stays as it was); --stat's summary alone goes to standard output
+case_report_alone() {
+	$gen latency t && touch default-output && echo old > lket.out &&
+		cksum lket.out > keep; echo --report report --offcpu offcpu t; }
+case_stat_alone() {
+	$gen golden t && touch default-output && echo old > lket.out &&
+		cksum lket.out > keep; echo --stat --cpu 1 t; }
 case_report_sqlite() { $gen latency t; echo -f none -d t.db --report report t; }
 # scheduling latency, wake-up to switch-in, per thread too: the latencies
 # lket-gen planted (its "wakeups"): 6001 0.5 us x10, 6002 1..10 us, 6004

@@ -243,12 +243,19 @@ case_filter_wall()  { $gen golden t; echo -t wall --from 2025-11-29T13:00:05.000
 case_filter_all()   { $gen golden t; echo --pid 4242 --cpu 0 --event 'syscall.*' --from 0.000001 t; }
 # wall-clock times: with no trace header (t_1 alone) -t wall is refused
 # as --from DATE is; an offset near 2^63 ns (year 2262) is a date, not a
-# negative number; a time past 2^64 ns is reported, as is one past 2^63
-# ns for the databases
+# negative number; a time past 2^64 ns is reported, and one past 2^63
+# ns for the databases: those rows are not stored, the others are
 case_wall_noheader() { $gen golden t; echo -t wall t_1; }
 case_wall_big()     { $gen -w 9223372035854775000 golden t; echo -t wall --event syscall t; }
 case_wall_overflow() { $gen late t; echo -t wall t; }
 case_sqlite_late()  { $gen late t; echo -f none -d t.db t; }
+# one corrupt time stamp, at 2^63 + 1 ns (t_1's first record, its time
+# at byte 16): lket.out and the database hold every other event, each
+# says what it could not hold (exit 1)
+case_sqlite_corrupt_ts() {
+	$gen golden t && printf '\001\000\000\000\000\000\000\200' |
+		dd of=t_1 bs=1 seek=16 conv=notrunc 2> /dev/null
+	echo -d t.db t; }
 case_filter_bad()   { $gen golden t; echo --from 13:00 t; }
 case_filter_to_edge() { $gen golden t; echo --to 2025-11-29T13:00:05 t; }
 # --stat: counts by type, CPU and process, the span, the lost flush; of

@@ -149,6 +149,13 @@ static void test_usage(void **state)
 		assert_non_null(at);
 	}
 	assert_non_null(strstr(text, "Exit status: 0 all converted"));
+	/* what it makes, said first: every kind of output */
+	at = strstr(text, "Output:");
+	assert_non_null(at);
+	*at = '\0';
+	assert_non_null(strstr(text, "CTF"));
+	assert_non_null(strstr(text, "SVG"));
+	assert_non_null(strstr(text, "SQLite"));
 	free(text);
 }
 

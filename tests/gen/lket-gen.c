@@ -376,6 +376,7 @@ static void dbnames(void)
 	       "tid:tid:tid:tid:tid");
 	define(t, 150, 2, "sys.cols", "INT32:INT64:STRING:INT64",
 	       "xmin:ctid:" LONG_NAME "_1:" LONG_NAME "_2");
+	define(t, 150, 3, "dup.plain", "INT32:INT32:INT32", "len:len:len");
 	for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
 		define(t, 151, (int)i, taken[i], "INT32:INT64",
 		       "x:some_addr");
@@ -383,6 +384,7 @@ static void dbnames(void)
 	event(0, t + 100, 42, "syscall.entry", "read");
 	custom(0, t + 200, 42, 150, 1, "INT32:INT32:INT32:INT32:INT32",
 	       I(1), I(2), I(3), I(4), I(5));
+	custom(0, t + 250, 42, 150, 3, "INT32:INT32:INT32", I(7), I(8), I(9));
 	custom(0, t + 300, 42, 150, 2, "INT32:INT64:STRING:INT64", I(-1),
 	       I(0x7fffffffffffffffll), "long", I(-9));
 	for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
@@ -1563,7 +1565,8 @@ static const struct trace_kind {
 	  "it left, the trace cannot tell" },
 	{ "dbnames", dbnames,
 	  "metadata that text takes and SQL names do not: a field name\n"
-	  "five times, a field named xmin, names past 63 bytes, events\n"
+	  "five times, named like a common column (tid), another three\n"
+	  "times (len), a field named xmin, names past 63 bytes, events\n"
 	  "named like the database's own tables (events, trace, ...)" },
 	{ "longnames", longnames,
 	  "field names past the 127 bytes a CTF member name keeps, alike\n"

@@ -227,6 +227,10 @@ case_csv_default() { $gen golden t && touch default-output; echo -f csv --pid 42
 # a field name met twice in an event: JSON's keys numbered as the
 # databases' columns (tid, tid_2, ...); the text and CSV as the metadata
 case_json_dupnames() { $gen dbnames t; echo -f json --event dup.fields t; }
+# the same names in JSON and SQLite: a name met again numbered alike in
+# both (len, len_2, len_3), a common column's name with f_ in the
+# database alone (f_tid, f_tid_2, ...)
+case_json_sqlite_dupnames() { $gen dbnames t; echo -f json -d t.db --event 'dup.*' t; }
 case_json_wall() { $gen golden t; echo -f json -t wall -i t; }
 case_csv_rel()  { $gen golden t; echo -f csv -t rel -N t; }
 case_strings()  { $gen strings t; echo t; }

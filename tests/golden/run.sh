@@ -134,6 +134,11 @@ case_end_gap()  { end_gap; echo t; }
 # the count misses were written over, not lost (notes, exit 0)
 case_flight()   { end_gap -F; echo t; }
 case_flight_stat() { end_gap -F; echo --stat t; }
+# a CPU whose buffer went round before the trace's start was on it: CPU
+# 1's file starts at its flush 2 (its first, 68 bytes, written over),
+# CPU 0's with the trace's start; every CPU's written-over flushes named
+case_flight_start() {
+	$gen -p -e -F golden t && tail -c +69 t_1 > x && mv x t_1; echo t; }
 # a rotated trace (lket-run-traced --rotate): lket-rotate's files of
 # 32 KiB, the newest 2 of each CPU kept; read all together, then one
 # alone (a CPU's first file left: its copies make it decode alone; the

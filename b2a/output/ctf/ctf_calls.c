@@ -110,6 +110,7 @@ int ctf_call_named(struct ctf *c, const struct event *ev,
 	struct ctf_call_name *n;
 	const char *name = "";
 	size_t i = 0;
+	uint32_t id;
 	int ret;
 
 	*named = NULL;
@@ -129,6 +130,10 @@ int ctf_call_named(struct ctf *c, const struct event *ev,
 			}
 		}
 	/* a name not seen yet: the tables, once */
+	ret = ctf_syscall_class(c, ev, k->lttng, lttng_syscall_class(
+		k->meta->ev == LKET_EV_SYSCALL_ENTRY, name), &id);
+	if (ret)
+		return ret;
 	n = &t->past;
 	if (t->n < CTF_CALL_NAMES && k != &c->kind_past) {
 		ret = names_grow(t);
@@ -144,11 +149,10 @@ int ctf_call_named(struct ctf *c, const struct event *ev,
 		t->slots[i] = (uint32_t)++t->n;
 	}
 	n->kind = k;
+	n->id = id;
 	n->call = lttng_syscall_of(name);
-	ret = ctf_syscall_class(c, ev, k->lttng, lttng_syscall_class(
-		k->meta->ev == LKET_EV_SYSCALL_ENTRY, name), &n->id);
 	*named = n;
-	return ret;
+	return 0;
 }
 
 void ctf_call_names_free(struct ctf *c)

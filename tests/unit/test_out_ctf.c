@@ -178,9 +178,11 @@ static void test_syscall_names(void **state)
 	assert_int_not_equal(id[0], id[1]);
 	assert_int_equal(c->nclasses, 2);
 	ev.v[0].s = "read";
+	ev.v[0].slen = 4;
 	assert_int_equal(ctf_call_named(c, &ev, &named), 0);
 	assert_ptr_equal(named->call, lttng_syscall_of("read"));
 	ev.v[0].s = "getpid";
+	ev.v[0].slen = 6;
 	assert_int_equal(ctf_call_named(c, &ev, &named), 0);
 	assert_null(named->call);
 	assert_int_equal(o->ops->finish(o), 0);

@@ -37,18 +37,19 @@
  * CTF_CALL_KINDS metadata (a trace that registers syscall.entry under
  * many IDs), one is found again for each event, its names not kept.
  */
-static const struct ctf_call_kind *call_kind(struct ctf *c,
-					     const struct event_meta *m)
+static struct ctf_call_kind *call_kind(struct ctf *c,
+				       const struct event_meta *m)
 {
-	const struct lttng_event *l = m ? lttng_event_of(m->ev) : NULL;
+	const struct lttng_event *l;
 	struct ctf_call_kind *k;
 	unsigned int i, n;
 
-	if (!l || !l->per_syscall)
-		return NULL;
 	for (i = 0; i < c->ncall_kinds; i++)
 		if (c->call_kinds[i].meta == m)
 			return &c->call_kinds[i];
+	l = m ? lttng_event_of(m->ev) : NULL;
+	if (!l || !l->per_syscall)
+		return NULL;
 	k = c->ncall_kinds < CTF_CALL_KINDS ?
 	    &c->call_kinds[c->ncall_kinds++] : &c->kind_past;
 	*k = (struct ctf_call_kind){ .meta = m,
@@ -61,13 +62,28 @@ static const struct ctf_call_kind *call_kind(struct ctf *c,
 	return k;
 }
 
-static uint32_t name_hash(const struct ctf_call_kind *k, const char *name)
+/*
+ * A hash of the len bytes of name, of kind k: from its length, its first
+ * and last eight bytes (names are short, and this is done for every
+ * system call record; names alike there only cost a probe more).
+ */
+static uint32_t name_hash(const struct ctf_call_kind *k, const char *name,
+			  size_t len)
 {
-	uint32_t h = 2166136261u ^ (uint32_t)(uintptr_t)k;
+	uint64_t h = (uint64_t)(uintptr_t)k ^ (len * 0x9e3779b97f4a7c15ull);
+	uint64_t a = 0, b = 0;
+	size_t i;
 
-	for (; *name; name++)
-		h = (h ^ (uint8_t)*name) * 16777619u;
-	return h;
+	if (len >= 8) {
+		memcpy(&a, name, 8);
+		memcpy(&b, name + len - 8, 8);
+	} else {
+		for (i = 0; i < len; i++)
+			a = a << 8 | (uint8_t)name[i];
+	}
+	h = (h ^ a) * 0xff51afd7ed558ccdull;
+	h = (h ^ b ^ (h >> 32)) * 0xc4ceb9fe1a85ec53ull;
+	return (uint32_t)(h ^ (h >> 32));
 }
 
 /* Room for one name more: twice the slots when half are taken. */
@@ -90,7 +106,8 @@ static int names_grow(struct call_names *t)
 	}
 	t->v = v;
 	for (i = 0; i < t->n; i++) {
-		for (j = name_hash(v[i].kind, v[i].name) & (size - 1); slots[j];
+		for (j = name_hash(v[i].kind, v[i].name, v[i].len) & (size - 1);
+		     slots[j];
 		     j = (j + 1) & (size - 1))
 			;
 		slots[j] = (uint32_t)i + 1;
@@ -104,13 +121,13 @@ static int names_grow(struct call_names *t)
 int ctf_call_named(struct ctf *c, const struct event *ev,
 		   const struct ctf_call_name **named)
 {
-	const struct ctf_call_kind *k = call_kind(c, ev->meta);
+	struct ctf_call_kind *k = call_kind(c, ev->meta);
 	struct call_names *t = &c->call_names;
 	const struct value *v;
 	struct ctf_call_name *n;
 	const char *name = "";
-	size_t i = 0;
-	uint32_t id;
+	size_t i = 0, len = 0;
+	uint32_t id, h;
 	int ret;
 
 	*named = NULL;
@@ -118,13 +135,22 @@ int ctf_call_named(struct ctf *c, const struct event *ev,
 		return 0;
 	v = k->name_at >= 0 && (unsigned int)k->name_at < ev->nvalues ?
 	    &ev->v[k->name_at] : NULL;
-	if (v && v->f->type == LKET_STRING && v->s)
+	if (v && v->f->type == LKET_STRING && v->s) {
 		name = v->s;
+		len = v->slen;
+	}
+	n = k->last ? &t->v[k->last - 1] : NULL;
+	if (n && n->len == len && !memcmp(n->name, name, len)) {
+		*named = n;
+		return 0;
+	}
+	h = name_hash(k, name, len);
 	if (t->slots)
-		for (i = name_hash(k, name) & t->mask; t->slots[i];
-		     i = (i + 1) & t->mask) {
+		for (i = h & t->mask; t->slots[i]; i = (i + 1) & t->mask) {
 			n = &t->v[t->slots[i] - 1];
-			if (n->kind == k && !strcmp(n->name, name)) {
+			if (n->kind == k && n->len == len &&
+			    !memcmp(n->name, name, len)) {
+				k->last = t->slots[i];
 				*named = n;
 				return 0;
 			}
@@ -140,13 +166,14 @@ int ctf_call_named(struct ctf *c, const struct event *ev,
 		if (ret)
 			return ret;
 		n = &t->v[t->n];
-		n->name = strdup(name);
+		n->name = strndup(name, len);
 		if (!n->name)
 			return -ENOMEM;
-		for (i = name_hash(k, name) & t->mask; t->slots[i];
-		     i = (i + 1) & t->mask)
+		n->len = len;
+		for (i = h & t->mask; t->slots[i]; i = (i + 1) & t->mask)
 			;
 		t->slots[i] = (uint32_t)++t->n;
+		k->last = t->slots[i];
 	}
 	n->kind = k;
 	n->id = id;
@@ -231,9 +258,9 @@ int ctf_call_event(struct ctf *c, struct ctf_stream *s,
 		call = named ? named->call : NULL;
 		if (call)
 			s->last.kind = CTF_PENDING_ENTRY;
-	} else if (e >= 0 && !named) {
+	} else if (e >= 0 && e < LKET_NR_EVENTS && !named) {
 		/* a hook's return: never one of a class per call */
-		call = lttng_syscall_of_return(e);
+		call = c->call_of_return[e];
 		if (call)
 			s->last.kind = CTF_PENDING_RETURN;
 	}

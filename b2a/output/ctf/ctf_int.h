@@ -97,6 +97,9 @@ struct ctf_call_kind {
 	const struct event_meta *meta;
 	const struct lttng_event *lttng;	/* per_syscall */
 	int name_at;		/* syscall_name's value; -1: it has none */
+	/* the name of its last record (a thread calls the same again):
+	 * an index of call_names.v + 1, 0 none */
+	uint32_t last;
 };
 
 #define CTF_CALL_KINDS	8
@@ -110,6 +113,7 @@ struct ctf_call_kind {
 struct ctf_call_name {
 	const struct ctf_call_kind *kind;
 	char *name;
+	size_t len;
 	uint32_t id;
 	const struct lttng_syscall *call;
 };
@@ -146,6 +150,9 @@ struct ctf {
 	struct ctf_call_kind call_kinds[CTF_CALL_KINDS];
 	size_t ncall_kinds;
 	struct ctf_call_kind kind_past;	/* one found past the most */
+	/* by LKET_EV_*: the call whose hook's return that event is;
+	 * NULL: none (lttng_syscall_of_return(), once for each) */
+	const struct lttng_syscall *call_of_return[LKET_NR_EVENTS];
 	struct call_names call_names;
 	char *failure;		/* what failed, for error(); NULL none */
 	struct diag *diag;	/* notes; NULL: none */

@@ -336,6 +336,7 @@ int output_ctf_new(struct output **o, const char *dir, bool replace,
 		.free = ctf_free,
 	};
 	struct ctf *c = calloc(1, sizeof(*c));
+	size_t i;
 
 	if (!c)
 		return -ENOMEM;
@@ -351,6 +352,8 @@ int output_ctf_new(struct output **o, const char *dir, bool replace,
 		ctf_free(&c->o);
 		return -ENOMEM;
 	}
+	for (i = 0; i < LKET_NR_EVENTS; i++)
+		c->call_of_return[i] = lttng_syscall_of_return((int)i);
 	if (getrandom(c->uuid, sizeof(c->uuid), 0) != sizeof(c->uuid))
 		memset(c->uuid, 0x4c, sizeof(c->uuid));
 	c->uuid[6] = (uint8_t)((c->uuid[6] & 0x0f) | 0x40);

@@ -119,7 +119,7 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
 struct result {
 	int ret;
 	const char *what;	/* what failed; NULL: the outputs together */
-	char failure[512];	/* the output's own words; "" none */
+	char *failure;		/* the output's own words, whole; NULL none */
 	bool refused;		/* an output clashed: nothing was written */
 	bool no_files;		/* no input could be read */
 	struct convert_stats stats;
@@ -246,8 +246,8 @@ static void run(struct options *o, const struct inputs *in,
 		/* an output's -ENOENT is its own (a missing --ctf folder) */
 		res->no_files = !in->nhosts && ret == -ENOENT &&
 				!res->stats.files && !failure;
-		snprintf(res->failure, sizeof(res->failure), "%s",
-			 failure ? failure : "");
+		/* the output is freed before its words are said */
+		res->failure = failure ? strdup(failure) : NULL;
 	}
 	if (!ret && o->report_path) {
 		res->what = o->report_path;
@@ -360,11 +360,15 @@ static int exit_status(const struct options *o, const struct reporter *rep,
 			res->no_host);
 		return 2;
 	}
+	if (res->ret == -ENOMSG) {
+		fprintf(stderr, "lket-b2a: none of the files given is an LKET trace's: nothing written\n");
+		return 2;
+	}
 	if (res->ret == -ENODATA) {
 		fprintf(stderr, "lket-b2a: -t wall, --from/--to DATE: a wall-clock time needs the trace header's wall-clock offset, and this trace has no header\n");
 		return 2;
 	}
-	if (res->failure[0]) {
+	if (res->failure) {
 		fprintf(stderr, "lket-b2a: %s\n", res->failure);
 		return 2;
 	}
@@ -411,6 +415,7 @@ int b2a_run(int argc, char **argv)
 		if (!rep.quiet)
 			print_clocks(&in, &res);
 		status = exit_status(&o, &rep, &res);
+		free(res.failure);
 	}
 	inputs_free(&in);
 	options_free(&o);

@@ -9,10 +9,14 @@
 # hosts' traces of half as many each (a=, b=: a first pass over both for
 # their RPCs, then the merge) against one trace of HOST_EVENTS, as a
 # ratio: one of each in turn, RUNS times, the median.
+# Last the CTF export: the CPU time (user + system) of --ctf on
+# CTF_EVENTS events of the mix, the median of RUNS; with BASE=the build
+# folder of another tree (the previous release's, say), its lket-b2a
+# beside this one's, one of each in turn.
 #
 #   bench/run.sh BUILD      RUNS=3 EVENTS="10000000 20000000" BENCH_DIR=...
-#                           HOST_EVENTS=4000000
-#                           OUT_DIR=...
+#                           HOST_EVENTS=4000000 CTF_EVENTS=5000000
+#                           BASE=... OUT_DIR=...
 set -eu
 build=$(cd "${1:?usage: run.sh BUILD}" && pwd)
 runs=${RUNS:-3}
@@ -73,3 +77,25 @@ sort -n -k3 "$dir/ratio" | awk -v n="$n" '{ r[NR] = $3; o[NR] = $1; t[NR] = $2 }
 		printf "two hosts, %d events: %.2f s CPU against %.2f s for one trace: %+.0f%% per event (median of %d)\n",
 			n, t[m], o[m], (r[m] - 1) * 100, NR }'
 rm -f "$out" "$dir/one"_* "$dir/ha"_* "$dir/hb"_* "$dir/ratio"
+
+# --ctf: user + system seconds, this build's and BASE's in turn
+n=${CTF_EVENTS:-5000000}
+"$build/lket-gen" -n "$n" bench "$dir/ctf"
+: > "$dir/ctf.cpu"
+for _ in $(seq "$runs"); do
+	k=0
+	for b in "$build" ${BASE:+"$BASE"}; do
+		# a folder each: another release may lay its trace out otherwise
+		k=$((k + 1))
+		echo "$b $(cpu "$b/lket-b2a" -q --replace --ctf "$OUT_DIR/ctf$k" "$dir/ctf")" \
+			>> "$dir/ctf.cpu"
+	done
+done
+for b in "$build" ${BASE:+"$BASE"}; do
+	awk -v b="$b" '$1 == b { print $2 }' "$dir/ctf.cpu" | sort -n |
+		awk -v b="$b" -v n="$n" '{ t[NR] = $1 }
+		END { m = int((NR + 1) / 2)
+			printf "--ctf, %d events: %.2f s CPU (%.2f to %.2f), %.0f ns per event (median of %d): %s\n",
+				n, t[m], t[1], t[NR], t[m] / n * 1e9, NR, b }'
+done
+rm -rf "$OUT_DIR/ctf1" "$OUT_DIR/ctf2" "$dir/ctf"_* "$dir/ctf.cpu"

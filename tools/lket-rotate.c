@@ -10,8 +10,9 @@
  * writes it (a FIFO lket-run-traced hands stapio, or a file), its CPU
  * taken from its name (NAME_N).  The flushes are copied whole into
  * OUTPREFIX_N.K, K from 0, mode 0600.  A file ends before the flush that
- * would take it past SIZE, at a record boundary; when the CPU has more
- * than COUNT files, the oldest is deleted.
+ * would take it past SIZE, at a record boundary; the next is made before
+ * it is closed (a reader following the trace goes on when it sees it);
+ * when the CPU has more than COUNT files, the oldest is deleted.
  *
  * Why not stapio's own -S: a file must decode alone, and what makes a
  * trace readable (its header, metadata, host and module records, the
@@ -322,23 +323,30 @@ static int open_file(struct cpu *c)
 	return 0;
 }
 
-/* Before the flush numbered seq: the next file. */
+/*
+ * Before the flush numbered seq: the next file.  It is made before the
+ * current one is closed: a reader following the trace (lket-b2a
+ * --follow) takes a file whose writer has closed it with no later file
+ * beside it for the CPU's last, and one with a later file for done.
+ */
 static int next_file(struct cpu *c, uint32_t seq)
 {
 	char path[PATH_MAX];
-	int ret;
+	int done = c->out, ret;
 
-	if (close(c->out)) {
-		out_name(path, sizeof(path), c, c->file);
-		fail("cannot write", path, errno);
-		return -1;
-	}
 	c->records += c->file_records;
 	c->dropped += c->file_dropped;
 	c->file_records = c->file_dropped = 0;
 	c->file++;
-	if (open_file(c))
+	if (open_file(c)) {
+		close(done);
 		return -1;
+	}
+	if (close(done)) {
+		out_name(path, sizeof(path), c, c->file - 1);
+		fail("cannot write", path, errno);
+		return -1;
+	}
 	ret = write_start(c, seq);
 	if (ret) {
 		out_name(path, sizeof(path), c, c->file);

@@ -93,6 +93,13 @@ void seqrun_init(struct seqrun *r, int cpu, seq_gap_fn gap, void *ctx)
 	r->ctx = ctx;
 }
 
+void seqrun_expect(struct seqrun *r, uint32_t first)
+{
+	r->started = true;
+	r->next = first;
+	r->last_ts = 0;
+}
+
 void seqrun_see(struct seqrun *r, uint32_t seq, uint64_t ts)
 {
 	struct seq_gap g = { .cpu = -1 };

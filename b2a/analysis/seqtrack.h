@@ -72,6 +72,9 @@ struct seqrun {
 };
 
 void seqrun_init(struct seqrun *r, int cpu, seq_gap_fn gap, void *ctx);
+/* The run's numbers start at first (a CPU's own numbering starts at 1):
+ * a first flush above it is a gap from first on, with no time before. */
+void seqrun_expect(struct seqrun *r, uint32_t first);
 /* A record stamped ts, in (the last of) flush seq of the run's file. */
 void seqrun_see(struct seqrun *r, uint32_t seq, uint64_t ts);
 

@@ -310,30 +310,63 @@ static int option(struct options *o, int opt, const char *arg)
 	return flag(o, opt);
 }
 
-/* Which outputs are written: -o only if asked for or if nothing else is,
- * under a name that says its format. */
+/*
+ * The option of the first report asked for, in outfiles.c's order: the
+ * files written beside the registry's outputs.  NULL: none.
+ */
+static const char *report_asked(const struct options *o)
+{
+	return o->report_path ? "--report" :
+	       o->rpc_path ? "--rpc-report" :
+	       o->offcpu_path ? "--offcpu" :
+	       o->offcpu_folded_path ? "--offcpu-folded" :
+	       o->critpath_tid ? "--critical-path" : NULL;
+}
+
+/*
+ * The option of the first output asked for other than -o's: another of
+ * the registry's (-d, --ctf, --timechart, --histogram...), or a report.
+ * NULL: none.
+ */
+static const char *other_output(const struct options *o, char *buf,
+				size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < output_registry_size; i++)
+		if (o->paths[i] && !output_registry[i]->fallback)
+			return output_decl_name(output_registry[i], buf, size);
+	return report_asked(o);
+}
+
+/*
+ * Which outputs are written, one rule for all: -o's only if asked for (-o
+ * or -f) or if no other output is (of the registry's, or a report):
+ * --ctf, -d, --report or --critical-path alone write no lket.out.  Its
+ * file is named after its format; --stat's summary, a report too, goes
+ * to standard output unless -o names a file.
+ */
 static void settle_fallback(struct options *o)
 {
 	struct output_settings *s = &o->set;
-	bool other = false, asked = false;
+	bool asked = false;
+	char name[64];
 	size_t i;
 
 	for (i = 0; i < output_registry_size; i++)
 		if (output_registry[i]->fallback)
 			asked = asked || o->paths[i];
-		else
-			other = other || o->paths[i];
 	if (s->summary)
 		s->format = "text";
-	/* a database alone writes no lket.out, unless asked for */
 	if (!s->format)
-		s->format = other && !asked ? "none" : "text";
+		s->format = other_output(o, name, sizeof(name)) && !asked ?
+			    "none" : "text";
 	for (i = 0; i < output_registry_size; i++) {
 		if (!output_registry[i]->fallback)
 			continue;
-		/* the default file is named after its format; a live
-		   trace's lines go where they can be seen as they come */
-		if (!o->paths[i] && o->follow)
+		/* a live trace's lines go where they can be seen as they
+		   come, and so does the summary */
+		if (!o->paths[i] && (o->follow || s->summary))
 			o->paths[i] = "-";
 		if (!o->paths[i])
 			o->paths[i] = !strcmp(s->format, "json") ? "lket.json" :
@@ -351,23 +384,14 @@ static void settle_fallback(struct options *o)
  */
 static int check_follow(const struct options *o)
 {
-	const char *other = NULL;
+	const char *other;
 	char name[64];
-	size_t i;
 
 	if (!o->follow)
 		return 0;
-	for (i = 0; i < output_registry_size && !other; i++)
-		if (o->paths[i] && !output_registry[i]->fallback)
-			other = output_decl_name(output_registry[i], name,
-						 sizeof(name));
+	other = other_output(o, name, sizeof(name));
 	if (!other)
 		other = o->set.summary ? "--stat" :
-			o->report_path ? "--report" :
-			o->rpc_path ? "--rpc-report" :
-			o->offcpu_path ? "--offcpu" :
-			o->offcpu_folded_path ? "--offcpu-folded" :
-			o->critpath_tid ? "--critical-path" :
 			!strcmp(o->set.format, "none") ? "-f none" : NULL;
 	if (other) {
 		fprintf(stderr, "lket-b2a: --follow writes the -o output (text, JSON, CSV) as the trace is written, not %s, which needs the whole trace\n",

@@ -11,6 +11,7 @@
 
 #include "decode/meta.h"
 #include "runtime/lket_format.h"
+#include "util/diag.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -198,14 +199,14 @@ static int invalid(struct meta *m, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(m->why, sizeof(m->why), fmt, ap);
+	text_vprintf(&m->why, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
 
 const char *meta_why(const struct meta *m)
 {
-	return m->why;
+	return m->why ? m->why : "";
 }
 
 static int parse_fields(struct meta *m, struct field_list *fl,
@@ -501,4 +502,6 @@ void meta_free(struct meta *m)
 		free(m->group[g]);
 		m->group[g] = NULL;
 	}
+	free(m->why);
+	m->why = NULL;
 }

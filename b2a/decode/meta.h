@@ -61,7 +61,7 @@ struct event_meta {
 
 struct meta {
 	struct event_meta *group[256];	/* each NULL or 256 hooks */
-	char why[160];		/* the last -EINVAL's words; meta_why() */
+	char *why;		/* the last -EINVAL's words; meta_why() */
 };
 
 int meta_init(struct meta *m);

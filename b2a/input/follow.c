@@ -2,14 +2,18 @@
 /*
  * follow.c - read a trace while its tracer writes it (see follow.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "input/follow.h"
+#include "input/tracename.h"
 
 static volatile sig_atomic_t stopped;
 static const int stop_signals[] = { SIGINT, SIGTERM };
@@ -61,6 +65,67 @@ static int has_writer(int fd)
 	return errno == EAGAIN || errno == EBUSY ? 1 : -errno;
 }
 
+/*
+ * The length of a rotated file's path up to the '.' before its number
+ * ("dir/NAME_N."), which its CPU's other files share; 0: not a rotated
+ * file's.
+ */
+static size_t rotation_stem(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	return tracename_rotation(path) >= 0 && dot ?
+	       (size_t)(dot - path) + 1 : 0;
+}
+
+/* Does the rotated file after path (NAME_N.K+1) exist? */
+static bool next_made(const char *path)
+{
+	size_t stem = rotation_stem(path);
+	struct stat st;
+	char *next;
+	bool made;
+
+	if (!stem || asprintf(&next, "%.*s%d", (int)stem, path,
+			      tracename_rotation(path) + 1) < 0)
+		return false;
+	made = !stat(next, &st);
+	free(next);
+	return made;
+}
+
+char *follow_next_file(const char *path)
+{
+	size_t stem = rotation_stem(path), dirlen;
+	const char *slash = strrchr(path, '/');
+	int k = tracename_rotation(path), best = -1, j;
+	char *dir, *next = NULL;
+	struct dirent *e;
+	DIR *d;
+
+	if (!stem)
+		return NULL;
+	dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	dir = dirlen ? strndup(path, dirlen) : strdup(".");
+	d = dir ? opendir(dir) : NULL;
+	free(dir);
+	if (!d)
+		return NULL;
+	while ((e = readdir(d))) {
+		j = tracename_rotation(e->d_name);
+		if (j > k && (best < 0 || j < best) &&
+		    strlen(e->d_name) > stem - dirlen &&
+		    !strncmp(e->d_name, path + dirlen, stem - dirlen) &&
+		    e->d_name[stem - dirlen] >= '0' &&
+		    e->d_name[stem - dirlen] <= '9')
+			best = j;
+	}
+	closedir(d);
+	if (best >= 0 && asprintf(&next, "%.*s%d", (int)stem, path, best) < 0)
+		next = NULL;
+	return next;
+}
+
 int follow_wait(struct follow *f, int fd, const char *path, uint64_t size)
 {
 	struct timespec pause = {
@@ -85,9 +150,22 @@ int follow_wait(struct follow *f, int fd, const char *path, uint64_t size)
 		}
 		if (stopped)
 			return 0;
+		/* a rotated file is done when its writer has made the next
+		   (lket-rotate makes it first, then closes this one) */
+		if (next_made(path))
+			return 0;
 		w = has_writer(fd);
 		if (w == 0)
 			return 0;
+		/* no lease: a later file, made since, says it all the same
+		   (the next may be gone already, deleted by the rotation) */
+		if (w < 0 && rotation_stem(path)) {
+			char *next = follow_next_file(path);
+
+			free(next);
+			if (next)
+				return 0;
+		}
 		if (w < 0 && !said) {
 			said = true;
 			diagf(f->diag, DIAG_NOTE, path, -1,

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 
 #include "input/follow.h"
 #include "input/stream.h"
+#include "input/tracename.h"
 #include "runtime/lket_format.h"
 #include "runtime/lket_ids.h"
 
@@ -302,16 +304,26 @@ static int resync(struct stream *s, enum resync_to to)
 		if (in_flush)
 			s->pdu_left--;
 	}
-	if (file_pos(s) != start && in_flush)
+	if (to == RESYNC_DETECT && !start && !file_pos(s) && s->len > s->pos)
+		s->starts_lket = true;
+	if (file_pos(s) != start && in_flush) {
 		diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)start,
 		      "%llu bytes of garbage skipped in flush %u%s",
 		      (unsigned long long)(file_pos(s) - start), s->seq,
 		      s->pdu_left ? "" : ", to its end");
-	else if (file_pos(s) != start)
+	} else if (to == RESYNC_DETECT && !start && file_pos(s) &&
+		   s->len == s->pos) {
+		/* nothing from its first byte to its last: no trace */
+		s->no_flush = true;
+		diagf(s->diag, DIAG_DAMAGE, s->path, -1,
+		      "not a trace: not an LKET flush nor record in its %llu bytes",
+		      (unsigned long long)file_pos(s));
+	} else if (file_pos(s) != start) {
 		diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)start,
 		     "%llu bytes of garbage skipped%s",
 		     (unsigned long long)(file_pos(s) - start),
 		     s->len - s->pos ? "" : " (up to end of file)");
+	}
 	return s->len - s->pos || (in_flush && !s->pdu_left) ? 1 : 0;
 }
 
@@ -350,7 +362,7 @@ int stream_open_follow(struct stream *s, const char *path, int cpu,
 	int ret, fl;
 
 	memset(s, 0, sizeof(*s));
-	s->path = path;
+	s->path = s->first_path = path;
 	s->cpu = cpu;
 	s->diag = diag;
 	/* never wait in open() for a FIFO's writer: other inputs may be
@@ -415,7 +427,10 @@ void stream_close(struct stream *s)
 	s->fd = -1;
 	free(s->buf);
 	free(s->span);
+	free(s->next_path);
 	s->buf = s->span = NULL;
+	s->next_path = NULL;
+	s->path = s->first_path;
 }
 
 /* A flush read that no record's number will say was there. */
@@ -465,6 +480,57 @@ static int damaged_frame_ok(struct stream *s)
 }
 
 /*
+ * A flush header at s->pos whose length is damaged (0, more than a flush
+ * holds, or not where the next header is) but that is one all the same:
+ * its number follows the file's, SystemTap 5.0+'s magic is there, a
+ * record head follows it.  It is taken to end where the next plausible
+ * flush header is, or the file does, within the read window: its length
+ * in *len.  So its number is seen (it was not lost) and its records are
+ * read.  1, 0 or < 0.
+ */
+static int damaged_length(struct stream *s, uint32_t *len)
+{
+	size_t hlen = frame_header_size(s->framing), need, avail, off;
+	struct stream after = { .swap = s->swap, .have_seq = true };
+	const uint8_t *p;
+	int ret;
+
+	ret = fill(s, hlen + LKET_RECORD_HEAD_SIZE, &avail);
+	if (ret)
+		return ret;
+	p = s->buf + s->pos;
+	if (avail < hlen + LKET_RECORD_HEAD_SIZE ||
+	    (s->framing == FRAMING_V5 &&
+	     stream_u32(s, p) != LKET_FLUSH_V5_MAGIC) ||
+	    !record_head_ok(p + hlen, s->swap, LKET_RECORD_MAX))
+		return 0;
+	after.seq = stream_u32(s, p + hlen - 8);
+	if (s->have_seq && (after.seq - s->seq == 0 ||
+			    after.seq - s->seq > MAX_SEQ_JUMP))
+		return 0;
+	/* the next header's number follows this one's */
+	for (off = hlen + LKET_RECORD_HEAD_SIZE; off - hlen <= MAX_PDU; off++) {
+		need = off + hlen + LKET_RECORD_HEAD_SIZE;
+		ret = fill(s, need, &avail);
+		if (ret)
+			return ret;
+		p = s->buf + s->pos;
+		if (avail < need && s->len == s->cap)
+			return 0;	/* past the window: not told */
+		if (avail < need) {
+			*len = (uint32_t)(avail - hlen);	/* the file's end */
+			return 1;
+		}
+		if (frame_ok(&after, p + off, avail - off, s->framing, s->swap,
+			     false)) {
+			*len = (uint32_t)(off - hlen);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
  * Start the next flush.  Returns 1 when one was found (s->pdu_left set),
  * 0 at end of file, < 0 on a read error.
  */
@@ -472,6 +538,8 @@ static int next_frame(struct stream *s, bool span)
 {
 	size_t hlen = frame_header_size(s->framing), avail;
 	uint64_t off, left;
+	uint32_t len = 0;
+	bool damaged = false;
 	int ret;
 
 	for (;;) {
@@ -497,6 +565,13 @@ static int next_frame(struct stream *s, bool span)
 		}
 		if (span)
 			return 2;	/* the caller drops the partial record */
+		ret = damaged_length(s, &len);
+		if (ret < 0)
+			return ret;
+		if (ret) {
+			damaged = true;
+			break;
+		}
 		ret = resync(s, RESYNC_FRAME);
 		if (ret <= 0)
 			return ret;
@@ -505,6 +580,14 @@ static int next_frame(struct stream *s, bool span)
 		bare_flush(s, s->seq);
 	s->seq = stream_u32(s, s->buf + s->pos + hlen - 8);
 	s->pdu_left = stream_u32(s, s->buf + s->pos + hlen - 4);
+	if (damaged) {
+		diagf(s->diag, DIAG_DAMAGE, s->path, (int64_t)file_pos(s),
+		      "flush %u: its header's length (%llu bytes) is damaged: taken to be %u bytes, up to %s",
+		      s->seq, (unsigned long long)s->pdu_left, len,
+		      s->pos + hlen + len < s->len ? "the next flush header" :
+		      "the end of the file");
+		s->pdu_left = len;
+	}
 	s->have_seq = true;
 	s->new_frame = true;
 	s->frames++;
@@ -778,7 +861,57 @@ static int next_unframed(struct stream *s)
 	}
 }
 
-int stream_next(struct stream *s)
+/*
+ * Following a rotated trace, at the end of one of its CPU's files: on
+ * into the next one, if its writer has made it (input/follow.h), as a
+ * file of its own (framing, byte order, flush numbers) whose copies are
+ * stepped over: the files before it said it all.  true: s reads it now.
+ */
+static bool next_file(struct stream *s)
+{
+	char *next;
+	int fd, k, stem;
+
+	if (!s->follow || s->rotation < 0 || follow_stopped())
+		return false;
+	next = follow_next_file(s->path);
+	if (!next)
+		return false;
+	fd = open(next, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		diagf(s->diag, DIAG_DAMAGE, next, -1,
+		      "cannot read: %s: the records of CPU %d end before it",
+		      strerror(errno), s->cpu);
+		free(next);
+		return false;
+	}
+	k = tracename_rotation(next);
+	stem = (int)(strrchr(next, '.') - next) + 1;
+	if (k == s->rotation + 2)
+		diagf(s->diag, DIAG_NOTE, next, -1,
+		      "a rotated trace: the file of CPU %d before this one, %.*s%d, was deleted before it could be read: its records are not converted",
+		      s->cpu, stem, next, k - 1);
+	else if (k > s->rotation + 2)
+		diagf(s->diag, DIAG_NOTE, next, -1,
+		      "a rotated trace: the files of CPU %d before this one, %.*s%d to %.*s%d, were deleted before they could be read: their records are not converted",
+		      s->cpu, stem, next, s->rotation + 1, stem, next, k - 1);
+	close(s->fd);
+	s->fd = fd;
+	s->done_bytes += s->buf_off + s->len;
+	free(s->next_path);
+	s->path = s->next_path = next;
+	s->rotation = k;
+	s->skip_copies = true;
+	s->buf_off = s->len = s->pos = 0;
+	s->pdu_left = 0;
+	/* its own numbers: its copies' flushes repeat the last ones */
+	s->have_seq = s->new_frame = false;
+	s->started = s->empty = s->writer_done = false;
+	return true;
+}
+
+/* The next record of the current file: stream_next() but for its end. */
+static int next_in_file(struct stream *s)
 {
 	int ret;
 
@@ -796,5 +929,15 @@ int stream_next(struct stream *s)
 		bare_flush(s, s->seq);
 		s->new_frame = false;
 	}
+	return ret;
+}
+
+int stream_next(struct stream *s)
+{
+	int ret;
+
+	do
+		ret = next_in_file(s);
+	while (ret == 0 && next_file(s));
 	return ret;
 }

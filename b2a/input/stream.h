@@ -46,7 +46,12 @@ struct record {
 };
 
 struct stream {
-	const char *path;
+	const char *path;	/* the file read now */
+	/* the file opened: path, unless following a rotated trace
+	   (input/follow.h) has gone on into its CPU's next files */
+	const char *first_path;
+	char *next_path;	/* path, when one of those: owned */
+	uint64_t done_bytes;	/* the bytes of the files before it */
 	int fd;
 	int cpu;		/* from the file name; -1 if it has none */
 	int rotation;		/* a rotated file's number (name "_CPU.N");
@@ -66,6 +71,13 @@ struct stream {
 	   wait for what its writer appends (input/follow.h) */
 	struct follow *follow;
 	bool writer_done;	/* following: it will not grow any more */
+	/* not a flush nor a record in the whole file: not a trace (said) */
+	bool no_flush;
+	/* its first bytes are a flush, or a record: written as LKET's are */
+	bool starts_lket;
+	/* the pipeline read a record of LKET's from it: one that the
+	   trace's metadata, or LKET's catalogue, decodes */
+	bool lket_seen;
 	enum framing framing;
 	/*
 	 * NULL, or bit group << 8 | hook set: records of that event are
@@ -124,7 +136,12 @@ int stream_open(struct stream *s, const char *path, int cpu, size_t window,
 int stream_open_follow(struct stream *s, const char *path, int cpu,
 		       size_t window, struct diag *diag, struct follow *follow);
 
-/* 1: s->rec holds the next record; 0: end of file; < 0: read error. */
+/*
+ * 1: s->rec holds the next record; 0: end of file; < 0: read error.
+ * Following a rotated trace's file (s->rotation set, NAME_N.K), its end
+ * is not the end: the records go on in the next file of its CPU, when
+ * there is one (input/follow.h), its copies stepped over (skip_copies).
+ */
 int stream_next(struct stream *s);
 
 void stream_close(struct stream *s);

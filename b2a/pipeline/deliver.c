@@ -103,12 +103,13 @@ int deliver_scan(struct source *c, const struct stream *s)
 static int deliver_copy(struct source *c, struct stream *s)
 {
 	if (LKET_ID_GROUP(s->rec.id) == LKET_GROUP_LKET) {
-		metarec_apply(c, s);
+		s->lket_seen |= metarec_apply(c, s);
 		return c->error;
 	}
 	decode_record(&c->meta, s, &c->ev);
 	if (!c->ev.meta || !c->ev.meta->sys.defined)
 		decode_from_catalogue(c, s);
+	s->lket_seen |= c->ev.meta && c->ev.meta->sys.defined;
 	if (c->ev.meta && c->ev.meta->named)
 		return tasks_track(c, &c->ev);
 	return 0;
@@ -129,7 +130,7 @@ int deliver_record(struct source *c, struct stream *s)
 			endcheck_found(&c->end, LKET_ID_CPU(r->id),
 				       r->timestamp);
 		/* the trace header says how flushes are numbered */
-		metarec_apply(c, s);
+		s->lket_seen |= metarec_apply(c, s);
 		losses_track_seq(c, s);
 		return c->error;
 	}
@@ -144,6 +145,8 @@ int deliver_record(struct source *c, struct stream *s)
 	ret = decode_record(&c->meta, s, &c->ev);
 	if (!c->ev.meta || !c->ev.meta->sys.defined)
 		ret = decode_from_catalogue(c, s);
+	/* a record of LKET's, not garbage that looked like one */
+	s->lket_seen |= !ret && c->ev.meta && c->ev.meta->sys.defined;
 	if (ret)
 		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)r->offset,
 		      "record %u:%u (%s) does not match its metadata: %u bytes shown raw",

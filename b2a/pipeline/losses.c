@@ -32,6 +32,20 @@ void losses_packet(struct source *c, const struct stream *s,
 	losses_on_gap(c, &g);
 }
 
+/*
+ * A file's run of flush numbers, from its first.  In a flight recording
+ * each CPU numbers its flushes from 1 and the snapshot holds its newest:
+ * a file whose first flush is numbered above 1 had those before it
+ * written over (CPU 0's starts with the trace's start, flush 1, and its
+ * gap comes after it).
+ */
+static void run_start(struct source *c, struct seqrun *run, int cpu)
+{
+	seqrun_init(run, cpu, losses_on_gap, c);
+	if (c->flight)
+		seqrun_expect(run, 1);
+}
+
 /* A flush that was read, at ts: not lost, whatever it held. */
 static void see_seq(struct source *c, const struct stream *s, uint32_t seq,
 		    uint64_t ts)
@@ -40,7 +54,7 @@ static void see_seq(struct source *c, const struct stream *s, uint32_t seq,
 
 	if (c->seq_per_cpu) {
 		if (!run->started)
-			seqrun_init(run, s->cpu, losses_on_gap, c);
+			run_start(c, run, s->cpu);
 		seqrun_see(run, seq, ts);
 	} else {
 		seqtrack_see(&c->seq, seq, ts);
@@ -69,7 +83,7 @@ void losses_track_seq(struct source *c, struct stream *s)
 	see_bare(c, s, r->timestamp);
 	if (c->seq_per_cpu) {
 		if (!run->started)
-			seqrun_init(run, s->cpu, losses_on_gap, c);
+			run_start(c, run, s->cpu);
 		seqrun_see(run, r->seq, r->timestamp);
 		/* a flush may hold nothing but the end of this record */
 		if (r->seq_last != r->seq)
@@ -119,6 +133,15 @@ void losses_on_gap(void *ctx, const struct seq_gap *gap)
 		      (unsigned long long)(g->after_ts % 1000000000),
 		      (unsigned long long)(g->before_ts / 1000000000),
 		      (unsigned long long)(g->before_ts % 1000000000));
+	} else if (c->flight && g->first == 1 && !g->after_ts) {
+		/* a CPU's oldest flushes, before its first in the files */
+		diagf(c->diag, DIAG_NOTE, NULL, -1,
+		      "%s%s%sthe flight recorder wrote over %llu flushes%s (sequence 1 to %u) before %llu.%09llu",
+		      c->host ? "host " : "", c->host ? c->host : "",
+		      c->host ? ": " : "", (unsigned long long)g->last, cpu,
+		      g->last, (unsigned long long)(g->before_ts / 1000000000),
+		      (unsigned long long)(g->before_ts % 1000000000));
+		return;
 	} else {
 		/* a flight recording's gap: what the recorder went round
 		 * over, no loss */

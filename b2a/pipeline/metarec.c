@@ -5,10 +5,12 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/symbols.h"
 #include "pipeline/source_int.h"
+#include "util/diag.h"
 
 /* A module (or the kernel) of the trace, for call stacks' symbols. */
 static void apply_module(struct source *c, const struct stream *s)
@@ -133,24 +135,25 @@ static void on_rotation(struct source *c, const struct stream *s)
 	/* the files' names: this one's up to its number */
 	const char *dot = strrchr(s->path, '.');
 	int stem = dot ? (int)(dot - s->path) + 1 : 0;
-	char to[4200] = "";
+	char *to = NULL;
 
 	if (file <= 0)
 		return;
 	endcheck_deleted(&c->end, cpu, records,
 			 (uint64_t)event_int(ev, "dropped_before", 0));
 	if (file > 1)
-		snprintf(to, sizeof(to), " to %.*s%lld", stem, s->path,
-			 (long long)file - 1);
+		text_printf(&to, " to %.*s%lld", stem, s->path,
+			    (long long)file - 1);
 	diagf(c->diag, DIAG_NOTE, s->path, -1,
 	      "%s%s%sa rotated trace: the files of CPU %u before this one, %.*s0%s, are not here: they held %llu records, from %llu.%09llu to %llu.%09llu",
 	      c->host ? "host " : "", c->host ? c->host : "",
-	      c->host ? ": " : "", cpu, stem, s->path, to,
+	      c->host ? ": " : "", cpu, stem, s->path, to ? to : "",
 	      (unsigned long long)records,
 	      (unsigned long long)(from / 1000000000),
 	      (unsigned long long)(from % 1000000000),
 	      (unsigned long long)(until / 1000000000),
 	      (unsigned long long)(until % 1000000000));
+	free(to);
 }
 
 /* What registering an event did, said if it was refused. */
@@ -233,7 +236,7 @@ static const metarec_handler metarec_handlers[256] = {
 };
 
 /* A group-0 record: the trace header, metadata or a task record. */
-void metarec_apply(struct source *c, const struct stream *s)
+bool metarec_apply(struct source *c, const struct stream *s)
 {
 	const struct event *ev = &c->ev;
 
@@ -244,10 +247,11 @@ void metarec_apply(struct source *c, const struct stream *s)
 	if (decode_record(&c->meta, s, &c->ev) || !ev->meta) {
 		diagf(c->diag, DIAG_DAMAGE, s->path, (int64_t)s->rec.offset,
 		      "malformed metadata record (hook %u): ignored", ev->hook);
-		return;
+		return false;
 	}
 	if (metarec_handlers[ev->hook & 0xff])
 		metarec_handlers[ev->hook & 0xff](c, s);
 	else if (tasks_handles(ev->meta->ev))
 		tasks_apply(c);
+	return true;
 }

@@ -15,6 +15,21 @@
 #include "input/tracename.h"
 #include "pipeline/source_int.h"
 
+/* Is an earlier rotated file of CPU cpu than number rotation given? */
+static bool earlier_rotated(const char *const *paths, size_t npaths, int cpu,
+			    int rotation)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < npaths; i++) {
+		k = tracename_rotation(paths[i]);
+		if (k >= 0 && k < rotation && tracename_cpu(paths[i]) == cpu)
+			return true;
+	}
+	return false;
+}
+
 /* Open every file once; a file seen twice (same inode, or same CPU). */
 static size_t open_streams(const char *const *paths, size_t npaths,
 			   struct stream *streams, struct diag *diag,
@@ -48,6 +63,12 @@ static size_t open_streams(const char *const *paths, size_t npaths,
 		}
 		cpu = tracename_cpu(paths[i]);
 		rotation = tracename_rotation(paths[i]);
+		/* followed, a CPU's rotated files are read one after the
+		   other by one stream, from the first given: the files its
+		   writer makes meanwhile too (input/follow.h) */
+		if (follow && rotation >= 0 &&
+		    earlier_rotated(paths, npaths, cpu, rotation))
+			continue;
 		for (j = 0; cpu >= 0 && j < n; j++)
 			if (streams[j].cpu == cpu &&
 			    (streams[j].rotation < 0 || rotation < 0 ||
@@ -234,7 +255,7 @@ int source_open(struct source *c, const char *const *paths, size_t npaths)
 			first_ts = s->rec.timestamp;
 	}
 	for (i = 0; i < n; i++)
-		c->files[i] = c->streams[i].path;
+		c->files[i] = c->streams[i].first_path;
 	c->info.files = c->files;
 	c->info.nfiles = n;
 	if (!c->first_pending) {
@@ -316,13 +337,44 @@ void source_progress(const struct source *c, uint64_t *done, uint64_t *total)
 	size_t i;
 
 	for (*done = 0, i = 0; i < c->n; i++)
-		*done += c->streams[i].buf_off + c->streams[i].pos;
+		*done += c->streams[i].done_bytes + c->streams[i].buf_off +
+			 c->streams[i].pos;
 	*total = c->total == UINT64_MAX ? 0 : c->total;
+}
+
+/*
+ * The files read that neither start as LKET's do (a flush, or a record)
+ * nor hold a record of LKET's (that the trace's metadata, or LKET's
+ * catalogue, decodes): not a trace, said.  When no file given is LKET's
+ * (and one is not empty), what was given is no trace: -ENOMSG, and
+ * nothing is written.
+ */
+static int check_traces(struct source *c)
+{
+	bool lket = false, other = false;
+	struct stream *s;
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		s = &c->streams[i];
+		lket |= s->lket_seen || s->starts_lket;
+		if (s->lket_seen || s->starts_lket ||
+		    !(s->done_bytes + s->buf_off + s->len))
+			continue;
+		other = true;
+		/* the whole file garbage: said when it was read */
+		if (!s->no_flush)
+			diagf(c->diag, DIAG_DAMAGE, s->path, -1,
+			      "not a trace: it starts with no LKET flush nor record, and none of what read as records in it is LKET's");
+	}
+	return !lket && other ? -ENOMSG : 0;
 }
 
 int source_finish(struct source *c)
 {
 	losses_finish(c);
+	if (!c->error && !c->scan)
+		c->error = check_traces(c);
 	return c->error;
 }
 
@@ -336,6 +388,7 @@ void source_free(struct source *c)
 	for (i = 0; i < c->n; i++) {
 		c->stats->bytes += c->streams[i].sized ?
 				   c->streams[i].file_size :
+				   c->streams[i].done_bytes +
 				   c->streams[i].buf_off + c->streams[i].len;
 		stream_close(&c->streams[i]);
 	}

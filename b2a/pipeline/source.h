@@ -95,7 +95,8 @@ int source_scan(struct source *s);
 /* Bytes read so far, and the files' total (0: not known). */
 void source_progress(const struct source *s, uint64_t *done,
 		     uint64_t *total);
-/* End of trace: lost flushes accounted for; the first output error. */
+/* End of trace: lost flushes accounted for; the first output error, or
+ * -ENOMSG when no file holds a record of LKET's (no trace). */
 int source_finish(struct source *s);
 void source_free(struct source *s);
 

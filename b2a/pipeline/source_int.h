@@ -103,8 +103,9 @@ static inline void copy_string(char *dst, size_t size, const char *src)
 int deliver_record(struct source *c, struct stream *s);
 int deliver_scan(struct source *c, const struct stream *s);
 
-/* metarec.c: a group-0 record; is it metadata, read ahead of events? */
-void metarec_apply(struct source *c, const struct stream *s);
+/* metarec.c: a group-0 record (false: it is not one, malformed); is it
+ * metadata, read ahead of events? */
+bool metarec_apply(struct source *c, const struct stream *s);
 bool metarec_is_metadata(const struct record *r);
 
 /* tasks.c: the process map from ev, if it is a process event; the

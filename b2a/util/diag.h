@@ -11,6 +11,7 @@
 #ifndef LKET_DIAG_H
 #define LKET_DIAG_H
 
+#include <stdarg.h>
 #include <stdint.h>
 
 enum diag_level {
@@ -27,9 +28,23 @@ struct diag {
 	unsigned long damage;
 };
 
-/* offset < 0: the message concerns the whole file. */
+/* offset < 0: the message concerns the whole file.  The message is
+ * whole, whatever its length. */
 void diagf(struct diag *d, enum diag_level level, const char *file,
 	  int64_t offset, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+void vdiagf(struct diag *d, enum diag_level level, const char *file,
+	    int64_t offset, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+
+/*
+ * A message for later (an output's error(), a reason), whole: no fixed
+ * buffer cuts it.  *text is freed and set to it; 0, or -ENOMEM with
+ * *text NULL.
+ */
+int text_printf(char **text, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int text_vprintf(char **text, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 #endif

@@ -187,10 +187,12 @@ if command -v sqlite3 > /dev/null; then
 	# rename noted once
 	"$b2a" -f none -d d.db d 2> err
 	check "sqlite: taken names, duplicate fields: loaded, renames noted once" \
-		"0 16 0 $(counts d.out | xargs)" \
+		"0 18 0 $(counts d.out | xargs)" \
 		"$? $(grep -c '^lket-b2a: note: d.db: ' err) $(sort err | uniq -d | wc -l) $(sqlite3 d.db "select event, count(*) from events group by 1" | LC_ALL=C sort | xargs)"
 	check "sqlite: five fields named tid" "1|2|3|4|5" \
 		"$(sqlite3 d.db "select f_tid, f_tid_2, f_tid_3, f_tid_4, f_tid_5 from dup_fields")"
+	check "sqlite: three fields named len, numbered as JSON's keys" "7|8|9" \
+		"$(sqlite3 d.db "select len, len_2, len_3 from dup_plain")"
 	"$b2a" -f none -d m.db m 2> err
 	check "sqlite: 4000 events: 400 tables, the rest in other_events, noted once" \
 		"0 1 $(wc -l < m.out) 3600 request_addr=0xffff888000000f9f what=\"x\"" \
@@ -281,7 +283,7 @@ else
 		"$(q "select h.request_addr, r.request_addr from l.ioscheduler_elv_add_request_hex h join l.ioscheduler_elv_add_request r using (time) order by time")"
 	"$b2a" -f none --pg "$conn" d 2> err
 	check "pg: taken names, duplicate fields: loaded, renames noted once" \
-		"0 16 0 $(counts d.out | xargs)" \
+		"0 18 0 $(counts d.out | xargs)" \
 		"$? $(grep -c '^lket-b2a: note: PostgreSQL schema d: ' err) $(sort err | uniq -d | wc -l) $(q "select event, count(*) from d.events group by 1" | LC_ALL=C sort | xargs)"
 	check "pg: the same tables and columns as SQLite" \
 		"$(sqlite3 d.db "select m.name || '.' || p.name from sqlite_master m, pragma_table_info(m.name) p where m.type = 'table' order by 1" | LC_ALL=C sort)" \

@@ -3,121 +3,16 @@
  * lket-gen - write an LKET trace exactly as the runtime shim and SystemTap's
  * bulk transport do, for lket-b2a's golden tests and benchmarks.
  *
- *   lket-gen [-f v4|v5|none] [-p] [-s] [-e] [-k N] [-w WALL_OFFSET] [-n EVENTS] SCENARIO PREFIX
+ *   lket-gen [OPTION]... SCENARIO PREFIX
  *
- * writes PREFIX_0, PREFIX_1 (as "stap -o PREFIX" names them).  SCENARIO:
- *   golden  a small trace that exercises every decoding path: both CPUs,
- *           equal timestamps, strings to escape, user-appended data, an
- *           event without metadata, a process map, lost flushes
- *   badmeta the golden trace plus metadata that contradicts itself: a
- *           second register_sys_event for syscall.entry with other fields,
- *           one whose formats and names don't pair up, one for group 0
- *   bench   EVENTS records of a realistic mix (syscall entry/return with
- *           names, context switches, page faults) on 2 CPUs
- *   syscalls  EVENTS records of one task in a getppid loop on CPU 1:
- *           syscall.entry, syscall.return, ... with names, as
- *           addevent.syscall writes them (bench/peers.sh: the same events
- *           as raw_syscalls recorded by perf and trace-cmd)
- *   bigflush  two big flushes of CPU 1, 2000 records each, with 40 bytes
- *           of garbage where a record should start: first thing in one,
- *           in the middle of the other; between them a flush of garbage
- *   idle    ls and sh switching to and from the idle task (tid 0) on
- *           CPU 0 and 1, tid 0 writing records in between
- *   sysnames  EVENTS system calls of as many names, an entry and a
- *           return each, on 2 CPUs
- *   calls   system calls that both the syscall group and an iosyscall
- *           hook record, next to each other on their CPU or not
- *   allcalls  each system call an entry hook records, with its hook's
- *           record
- *   nameless  system calls without a name: rt_sigreturn's return (the
- *           return hook reads the number from the registers it restored)
- *           and a number no table knows, entry and return
- *   strings  strings that JSON and CSV must escape: quotes, commas, line
- *           ends, control bytes, valid and invalid UTF-8, in fields and in
- *           a process name; process names that start like spreadsheet
- *           formulas (=, +, -, @, tab, CR)
- *   latency  entry/return pairs and request lifecycles with planted
- *           latencies (tests/golden/latency.expect lists them), and
- *           some that do not pair up
- *   backwards  a system call that returns before it enters: time going
- *           back on CPU 0 for two records, a negative latency for the
- *           report; CPU 1 in order
- *   dbnames  metadata that text takes and SQL names do not: a field name
- *           five times, a field named xmin, names past 63 bytes, events
- *           named like the database's own tables (events, trace, ...)
- *   longnames  field names past the 127 bytes a CTF member name keeps,
- *           alike up to there, and a name twice
- *   many    EVENTS distinct events (group 100 on), one record each
- *   moved   process and SCSI events under IDs of their own (groups 40
- *           and 41), fields added and dropped: a trace whose catalogue
- *           differs, decoded by its metadata and known by its names
- *   wakeups  two threads of one process ping-pong on 2 CPUs, 10 rounds:
- *           thread 6002 waits i us for CPU 1 after its wake-up in round
- *           i, thread 6001 0.5 us each time; a wake-up of a thread still
- *           running (6003), which it absorbs; a fork's wakeup_new that
- *           waits 5 us (6004), then its migrate; a wake-up whose thread
- *           never runs (6005) (tests/golden/sched_report.expect)
- *   wakeuptie  a thread woken on CPU 1 in the nanosecond it leaves CPU 0
- *           to sleep, run again 3 us later: whether the wake-up came
- *           before it left, the trace cannot tell
- *   exits   tasks that exit (prev_state TASK_DEAD, 0x80): sh (8101) forks
- *           cat (8102), runnable 5 us, which runs 10 us, wakes sh after
- *           9 us of sleep and exits, switching sh in; waiter (8103),
- *           asleep 10 us, woken by sh, runs 7 us and exits; the trace
- *           goes on 775 us after
- *   irqwake  rcu_preempt (8201) on CPU 0, blocked 48 us, is woken by a
- *           timer interrupt that hit ls (8202), running on CPU 1 (its
- *           record is ls's, flagged LKET_RECORD_IRQ); blocked again 20
- *           us, it is woken by waker (8203), a task that the trace shows
- *           first 10 us into that sleep, switched in on CPU 1
- *   late    a few events at the end of the clock, the last at 2^64 - 256
- *   drops   (with -p) 30 system calls on CPU 0, each followed by a
- *           record the tracer dropped: 30 runs of lost records, more
- *           than lket-b2a shows messages for
- *   pairs   30 system calls of close latencies, call k made k + 1 times:
- *           more histograms than the picture draws
- *   lanes   lanes the timechart must end: a task that exits, a kworker
- *           whose switch-out is missing; prints the exits
- *   timechart  EVENTS records of 8 tasks on 2 CPUs: context switches,
- *           idle, system calls, page faults, forks and execs, signals,
- *           block requests (ioscheduler, scsi), RPC calls
- *   stacks  kernel call stacks (ADDRS user fields, as lket_stack() writes
- *           them) and the module records to symbolise them with: the
- *           kernel and modules of tests/golden/stack-*.s, frames in each,
- *           one stack seen twice, an empty one, addresses outside every
- *           module, a module whose debuginfo has another build ID, and a
- *           stack whose count runs past its record
- *   stackslate  modules loaded while tracing: their records after the
- *           first events, on the other CPU: a stack through my_mod before
- *           its record and after it, my_mod loaded again elsewhere, then
- *           other where my_mod was first, and a record repeated
- *   stackbench  the stacks trace's metadata, then EVENTS write entries
- *           on 2 CPUs, each with a 16-frame stack of the kernel and
- *           my_mod, of 96 distinct stacks: symbolisation once warm
- *   rpc     two hosts, an NFS client and its server, EVENTS RPCs 250 ms
- *           apart: PREFIX-client_N and PREFIX-server_N.  The server's
- *           clock runs 40 ppm fast and its header's wall-clock offset is
- *           1.5 ms off; the call takes 30-180 us each way, the server
- *           10-410 us.  The last call is never answered, and the server
- *           answers one call of another client.  Both hosts have a thread
- *           700 (dd on the client, nfsd on the server).  Prints the truth
- *           on standard output: "clocks C0 S0 PPM", the client's clock
- *           C0 + T and the server's S0 + T * (1 + PPM / 1e6) at true time T
- * -f  framing (default v4, SystemTap 4.7-4.9); -s  the other byte order;
- * -p  each CPU numbers its own flushes (format version 2, the patched
- *     runtime); without it one counter numbers them all (version 1).
- * -c  CPU 1's records name CPU N instead (a machine with N+1 CPUs or
- *     more: over 255, format version 4's wider field).
- * -e  the trace ends as LKET ends it (format version 4 with -p): an
- *     lket.cpu_end record per CPU (the records written there, those
- *     dropped) and lket.trace_end, on CPU 0 after the last record;
- *     -k N: trace_end says SystemTap skipped N probe hits.
- * -w NS  the trace header's wall-clock offset (ns since 1970 of
- *     timestamp 0), instead of 2025-11-29T13:00:00Z's
+ * writes PREFIX_0, PREFIX_1 (as "stap -o PREFIX" names them).  The
+ * scenarios are in kinds[] below, each with what it writes, and the
+ * options in usage(): lket-gen --help prints both.
  *
  * Each record is one flush, as the shim writes it: the record head, the
  * hook's fields in catalogue order, user data, then total/sys sizes.
  */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -490,6 +385,7 @@ static void dbnames(void)
 	       "tid:tid:tid:tid:tid");
 	define(t, 150, 2, "sys.cols", "INT32:INT64:STRING:INT64",
 	       "xmin:ctid:" LONG_NAME "_1:" LONG_NAME "_2");
+	define(t, 150, 3, "dup.plain", "INT32:INT32:INT32", "len:len:len");
 	for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
 		define(t, 151, (int)i, taken[i], "INT32:INT64",
 		       "x:some_addr");
@@ -497,6 +393,7 @@ static void dbnames(void)
 	event(0, t + 100, 42, "syscall.entry", "read");
 	custom(0, t + 200, 42, 150, 1, "INT32:INT32:INT32:INT32:INT32",
 	       I(1), I(2), I(3), I(4), I(5));
+	custom(0, t + 250, 42, 150, 3, "INT32:INT32:INT32", I(7), I(8), I(9));
 	custom(0, t + 300, 42, 150, 2, "INT32:INT64:STRING:INT64", I(-1),
 	       I(0x7fffffffffffffffll), "long", I(-9));
 	for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
@@ -1674,19 +1571,141 @@ static void make_timechart(void)
 static const struct trace_kind {
 	const char *name;
 	void (*make)(void);
+	/* what it writes, for --help: lines of at most 62 columns */
+	const char *help;
 } kinds[] = {
-	{ "golden", make_golden }, { "badmeta", make_badmeta },
-	{ "nometa", make_nometa }, { "bench", make_bench },
-	{ "syscalls", make_syscalls }, { "idle", idle }, { "bigflush", bigflush }, { "sysnames", make_sysnames }, { "nameless", nameless }, { "calls", calls }, { "allcalls", allcalls }, { "strings", strings },
-	{ "latency", latency }, { "backwards", backwards },
-	{ "wakeups", wakeups }, { "wakeuptie", wakeup_tie },
-	{ "exits", exits }, { "irqwake", irqwake },
-	{ "dbnames", dbnames }, { "longnames", longnames }, { "many", make_many }, { "moved", moved },
-	{ "tasks", tasks }, { "timechart", make_timechart },
-	{ "lanes", lanes }, { "pairs", pairs },
-	{ "late", late }, { "drops", drops },
-	{ "stacks", stacks }, { "stackslate", stackslate },
-	{ "stackbench", make_stackbench }, { "rpc", rpc },
+	{ "golden", make_golden,
+	  "a small trace that exercises every decoding path: both CPUs,\n"
+	  "equal timestamps, strings to escape, user-appended data, an\n"
+	  "event without metadata, a process map, lost flushes" },
+	{ "badmeta", make_badmeta,
+	  "the golden trace plus metadata that contradicts itself: a\n"
+	  "second register_sys_event for syscall.entry with other fields,\n"
+	  "one whose formats and names don't pair up, one for group 0" },
+	{ "nometa", make_nometa,
+	  "the golden trace without the metadata of groups 1 and 2\n"
+	  "(syscall, process), as if their registrations were lost: their\n"
+	  "events decoded by the catalogue" },
+	{ "bench", make_bench,
+	  "EVENTS records of a realistic mix (syscall entry/return with\n"
+	  "names, context switches, page faults) on 2 CPUs" },
+	{ "syscalls", make_syscalls,
+	  "EVENTS records of one task in a getppid loop on CPU 1:\n"
+	  "syscall.entry, syscall.return, ... with names, as\n"
+	  "addevent.syscall writes them (bench/peers.sh: the same events\n"
+	  "as raw_syscalls recorded by perf and trace-cmd)" },
+	{ "idle", idle,
+	  "ls and sh switching to and from the idle task (tid 0) on CPU 0\n"
+	  "and 1, tid 0 writing records in between" },
+	{ "bigflush", bigflush,
+	  "two big flushes of CPU 1, 2000 records each, with 40 bytes of\n"
+	  "garbage where a record should start: first thing in one, in\n"
+	  "the middle of the other; between them a flush of garbage" },
+	{ "sysnames", make_sysnames,
+	  "EVENTS system calls of as many names, an entry and a return\n"
+	  "each, on 2 CPUs" },
+	{ "nameless", nameless,
+	  "system calls without a name: rt_sigreturn's return (the return\n"
+	  "hook reads the number from the registers it restored) and a\n"
+	  "number no table knows, entry and return" },
+	{ "calls", calls,
+	  "system calls that both the syscall group and an iosyscall hook\n"
+	  "record, next to each other on their CPU or not" },
+	{ "allcalls", allcalls,
+	  "each system call an entry hook records, with its hook's record" },
+	{ "strings", strings,
+	  "strings that JSON and CSV must escape: quotes, commas, line\n"
+	  "ends, control bytes, valid and invalid UTF-8, in fields and in\n"
+	  "a process name; process names that start like spreadsheet\n"
+	  "formulas (=, +, -, @, tab, CR)" },
+	{ "latency", latency,
+	  "entry/return pairs and request lifecycles with planted\n"
+	  "latencies (tests/golden/latency.expect lists them), and some\n"
+	  "that do not pair up" },
+	{ "backwards", backwards,
+	  "a system call that returns before it enters: time going back\n"
+	  "on CPU 0 for two records, a negative latency for the report;\n"
+	  "CPU 1 in order" },
+	{ "wakeups", wakeups,
+	  "two threads of one process ping-pong on 2 CPUs, 10 rounds:\n"
+	  "thread 6002 waits i us for CPU 1 after its wake-up in round i,\n"
+	  "thread 6001 0.5 us each time; a wake-up of a thread still\n"
+	  "running (6003), which it absorbs; a fork's wakeup_new that\n"
+	  "waits 5 us (6004), then its migrate; a wake-up whose thread\n"
+	  "never runs (6005) (tests/golden/sched_report.expect)" },
+	{ "wakeuptie", wakeup_tie,
+	  "a thread woken on CPU 1 in the nanosecond it leaves CPU 0 to\n"
+	  "sleep, run again 3 us later: whether the wake-up came before\n"
+	  "it left, the trace cannot tell" },
+	{ "exits", exits,
+	  "tasks that exit (prev_state TASK_DEAD, 0x80): sh (8101) forks\n"
+	  "cat (8102), runnable 5 us, which runs 10 us, wakes sh after 9\n"
+	  "us of sleep and exits, switching sh in; waiter (8103), asleep\n"
+	  "10 us, woken by sh, runs 7 us and exits; the trace goes on\n"
+	  "775 us after" },
+	{ "irqwake", irqwake,
+	  "rcu_preempt (8201) on CPU 0, blocked 48 us, is woken by a\n"
+	  "timer interrupt that hit ls (8202), running on CPU 1 (its\n"
+	  "record is ls's, flagged LKET_RECORD_IRQ); blocked again 20 us,\n"
+	  "it is woken by waker (8203), a task that the trace shows first\n"
+	  "10 us into that sleep, switched in on CPU 1" },
+	{ "dbnames", dbnames,
+	  "metadata that text takes and SQL names do not: a field name\n"
+	  "five times, named like a common column (tid), another three\n"
+	  "times (len), a field named xmin, names past 63 bytes, events\n"
+	  "named like the database's own tables (events, trace, ...)" },
+	{ "longnames", longnames,
+	  "field names past the 127 bytes a CTF member name keeps, alike\n"
+	  "up to there, and a name twice" },
+	{ "many", make_many,
+	  "EVENTS distinct events (group 100 on), one record each" },
+	{ "moved", moved,
+	  "process and SCSI events under IDs of their own (groups 40 and\n"
+	  "41), fields added and dropped: a trace whose catalogue\n"
+	  "differs, decoded by its metadata and known by its names" },
+	{ "tasks", tasks,
+	  "one group and the always-on task records: threads born after\n"
+	  "the process snapshot, renamed by exec and by prctl, and ended" },
+	{ "timechart", make_timechart,
+	  "EVENTS records of 8 tasks on 2 CPUs: context switches, idle,\n"
+	  "system calls, page faults, forks and execs, signals, block\n"
+	  "requests (ioscheduler, scsi), RPC calls" },
+	{ "lanes", lanes,
+	  "lanes the timechart must end: a task that exits, a kworker\n"
+	  "whose switch-out is missing; prints the exits" },
+	{ "pairs", pairs,
+	  "30 system calls of close latencies, call k made k + 1 times:\n"
+	  "more histograms than the picture draws" },
+	{ "late", late,
+	  "a few events at the end of the clock, the last at 2^64 - 256" },
+	{ "drops", drops,
+	  "(with -p) 30 system calls on CPU 0, each followed by a record\n"
+	  "the tracer dropped: 30 runs of lost records, more than\n"
+	  "lket-b2a shows messages for" },
+	{ "stacks", stacks,
+	  "kernel call stacks (ADDRS user fields, as lket_stack() writes\n"
+	  "them) and the module records to symbolise them with: the\n"
+	  "kernel and modules of tests/golden/stack-*.s, frames in each,\n"
+	  "one stack seen twice, an empty one, addresses outside every\n"
+	  "module, a module whose debuginfo has another build ID, and a\n"
+	  "stack whose count runs past its record" },
+	{ "stackslate", stackslate,
+	  "modules loaded while tracing: their records after the first\n"
+	  "events, on the other CPU: a stack through my_mod before its\n"
+	  "record and after it, my_mod loaded again elsewhere, then other\n"
+	  "where my_mod was first, and a record repeated" },
+	{ "stackbench", make_stackbench,
+	  "the stacks trace's metadata, then EVENTS write entries on 2\n"
+	  "CPUs, each with a 16-frame stack of the kernel and my_mod, of\n"
+	  "96 distinct stacks: symbolisation once warm" },
+	{ "rpc", rpc,
+	  "two hosts, an NFS client and its server, EVENTS RPCs 250 ms\n"
+	  "apart: PREFIX-client_N and PREFIX-server_N. The server's clock\n"
+	  "runs 40 ppm fast and its header's wall-clock offset is 1.5 ms\n"
+	  "off; the call takes 30-180 us each way, the server 10-410 us.\n"
+	  "The last call is never answered, and the server answers one\n"
+	  "call of another client. Both hosts have a thread 700 (dd on\n"
+	  "the client, nfsd on the server). Prints the truth on standard" },
 };
 
 static void open_files(const char *suffix)
@@ -1733,13 +1752,65 @@ static void close_files(void)
 		}
 }
 
+/* The options, then every scenario with what it writes: to standard
+ * output for --help (0), else to standard error (2). */
+static int usage(FILE *f, int status)
+{
+	static const char options[] =
+"usage: lket-gen [OPTION]... SCENARIO PREFIX\n"
+"Write an LKET trace exactly as the runtime shim and SystemTap's bulk\n"
+"transport do, into PREFIX_0 and PREFIX_1 (as stap -o PREFIX names them),\n"
+"for lket-b2a's golden tests and benchmarks.\n"
+"\n"
+"  -f v4|v5|none  framing: SystemTap 4.7-4.9's (the default), 5.0's (a\n"
+"                 magic before each flush), or records end to end\n"
+"  -s             the other byte order\n"
+"  -p             each CPU numbers its own flushes (format version 2, the\n"
+"                 patched runtime); without it one counter numbers them\n"
+"                 all (version 1)\n"
+"  -c N           CPU 1's records name CPU N instead (a machine with N+1\n"
+"                 CPUs or more: over 255, format version 4's wider field)\n"
+"  -e             the trace ends as LKET ends it (format version 4 with\n"
+"                 -p): an lket.cpu_end record per CPU (the records written\n"
+"                 there, those dropped) and lket.trace_end, on CPU 0 after\n"
+"                 the last record\n"
+"  -k N           (with -e) lket.trace_end says SystemTap skipped N probe\n"
+"                 hits\n"
+"  -F             a flight recording (lket.flight after the trace header)\n"
+"  -w NS          the trace header's wall-clock offset (ns since 1970 of\n"
+"                 timestamp 0), instead of 2025-11-29T13:00:00Z's\n"
+"  -n EVENTS      how many events the scenarios that say EVENTS write\n"
+"                 (default 1000000)\n"
+"  -h, --help     this help\n"
+"\n"
+"SCENARIO:\n";
+	const struct trace_kind *k;
+	const char *p, *nl;
+
+	fputs(options, f);
+	for (k = kinds; k < kinds + sizeof(kinds) / sizeof(kinds[0]); k++) {
+		fprintf(f, "  %-12s ", k->name);
+		for (p = k->help; (nl = strchr(p, '\n')); p = nl + 1)
+			fprintf(f, "%.*s\n%15s", (int)(nl - p), p, "");
+		fprintf(f, "%s\n", p);
+	}
+	return status;
+}
+
 int main(int argc, char **argv)
 {
+	static const struct option long_options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	const struct trace_kind *kind;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "f:psn:ek:c:w:F")) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:psn:ek:c:w:Fh", long_options,
+				  NULL)) != -1) {
 		switch (opt) {
+		case 'h':
+			return usage(stdout, 0);
 		case 'F':
 			flight = true;
 			break;
@@ -1769,6 +1840,8 @@ int main(int argc, char **argv)
 			nr_events = atol(optarg);
 			break;
 		default:
+			fputs("Try 'lket-gen --help' for more information.\n",
+			      stderr);
 			return 2;
 		}
 	}
@@ -1776,13 +1849,8 @@ int main(int argc, char **argv)
 	     kind < kinds + sizeof(kinds) / sizeof(kinds[0]); kind++)
 		if (!strcmp(argv[optind], kind->name))
 			break;
-	if (argc - optind != 2 || kind == kinds + sizeof(kinds) / sizeof(kinds[0])) {
-		fprintf(stderr, "usage: lket-gen [-f v4|v5|none] [-p] [-s] [-e] [-F] [-k N] [-c CPU] [-w WALL_OFFSET] [-n EVENTS] KIND PREFIX\nKIND:");
-		for (kind = kinds; kind < kinds + sizeof(kinds) / sizeof(kinds[0]); kind++)
-			fprintf(stderr, " %s", kind->name);
-		fprintf(stderr, "\n");
-		return 2;
-	}
+	if (argc - optind != 2 || kind == kinds + sizeof(kinds) / sizeof(kinds[0]))
+		return usage(stderr, 2);
 	out_prefix = argv[optind + 1];
 	open_files(kind->make == rpc ? "-client" : "");
 	kind->make();

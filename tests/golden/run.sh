@@ -134,6 +134,11 @@ case_end_gap()  { end_gap; echo t; }
 # the count misses were written over, not lost (notes, exit 0)
 case_flight()   { end_gap -F; echo t; }
 case_flight_stat() { end_gap -F; echo --stat t; }
+# a CPU whose buffer went round before the trace's start was on it: CPU
+# 1's file starts at its flush 2 (its first, 68 bytes, written over),
+# CPU 0's with the trace's start; every CPU's written-over flushes named
+case_flight_start() {
+	$gen -p -e -F golden t && tail -c +69 t_1 > x && mv x t_1; echo t; }
 # a rotated trace (lket-run-traced --rotate): lket-rotate's files of
 # 32 KiB, the newest 2 of each CPU kept; read all together, then one
 # alone (a CPU's first file left: its copies make it decode alone; the
@@ -143,6 +148,26 @@ rotated() {
 		"$rotate" -s 32768 -n 2 -o r t_0 t_1 2> rotate.err &&
 		rm t_0 t_1; }
 case_rotated()  { rotated; echo r; }
+# --follow on a rotated trace still written: lket-rotate reads the
+# trace from FIFOs a piece at a time (as lket-run-traced --rotate has
+# it read stapio's), and makes each CPU's next file meanwhile; lket-b2a,
+# started on its first files, reads every file made after them, each
+# one's copies stepped over: lket.out is the offline conversion of the
+# whole trace, every line of it
+follow_rotated() {
+	$gen -p -e -n 1000 timechart t > /dev/null && echo t > offline &&
+		split -b 4000 t_0 p0. && split -b 4000 t_1 p1. && mkfifo f_0 f_1 &&
+		{ timeout 20 "$rotate" -s 32768 -n 100 -o r f_0 f_1 > /dev/null 2> rotate.err & } &&
+		{ timeout 20 sh -c 'exec 3> f_0 4> f_1
+		for s in $(ls p0.* p1.* | sed "s/^p[01]\.//" | sort -u); do
+			[ ! -f "p0.$s" ] || cat "p0.$s" >&3
+			[ ! -f "p1.$s" ] || cat "p1.$s" >&4
+			sleep 0.02
+		done' > /dev/null 2>&1 & }
+	# the first files are there when lket-b2a starts
+	while [ ! -s r_0.0 ] || [ ! -s r_1.0 ]; do sleep 0.01; done
+}
+case_follow_rotated() { follow_rotated; echo --follow r; }
 case_rotated_one() { rotated; echo "$(ls r_1.* | head -n 1)"; }
 case_rotated_two() { rotated; echo $(ls r_0.* | head -n 2) "$(ls r_1.* | tail -n 1)"; }
 # the end itself was never read: how much is lost cannot be told
@@ -160,6 +185,18 @@ case_end_onefile() { $gen -p -e golden t; echo t_0; }
 case_garbage()  {
 	$gen golden t && head -c 40 t_1 > x && printf 'GARBG' >> x &&
 		tail -c +41 t_1 >> x && mv x t_1; echo t; }
+# a flush header whose length is damaged, its number and the record
+# after it intact: t_1's second flush (460, at byte 40) says 0 bytes; in
+# SystemTap 5.0's framing, t_1's last flush (472, at byte 386) says
+# 0xffffffff.  Each is damage, its records read up to the next flush
+# header or the end of the file, and not lost (no lket.lost line): only
+# the golden trace's own lost flush, 466, is
+case_flush_len0() {
+	$gen golden t && printf '\000\000\000\000' |
+		dd of=t_1 bs=1 seek=44 conv=notrunc 2> /dev/null; echo t; }
+case_flush_len_max() {
+	$gen -f v5 golden t && printf '\377\377\377\377' |
+		dd of=t_1 bs=1 seek=394 conv=notrunc 2> /dev/null; echo t; }
 # the last flush of t_1 loses its last 7 bytes: pdu_len runs past the end
 case_truncated() {
 	$gen golden t && head -c $(($(wc -c < t_1) - 7)) t_1 > x && mv x t_1
@@ -177,6 +214,19 @@ case_bigflush_end() { $gen -p -e bigflush t; echo --stat t; }
 # garbage only: nothing decodable in t_1
 case_junk()     { $gen golden t && head -c 300 /dev/zero | tr '\0' 'J' > t_1; echo t; }
 
+# a file without an LKET record in it is no trace: refused (exit 2),
+# named, nothing written (lket.out stays as it was): a text file; bytes
+# with what reads as a flush in them, of a record that neither metadata
+# nor LKET's catalogue knows ([119:85]); as one of a trace's files (case
+# junk), it is named and the others are converted
+case_notrace_text() {
+	echo old > lket.out && cksum lket.out > keep && printf 'not a trace\n' > notes
+	echo notes; }
+case_notrace_records() {
+	echo old > lket.out && cksum lket.out > keep &&
+		printf 'some text first\n\001\000\000\000\030\000\000\000KL\030\000\030\000\000\000\001\000\000\000\000\000\000\000\000\000\125\167\005\000\000\000' > x_0
+	echo x_0; }
+
 # JSON Lines and CSV; strings to escape, valid and invalid UTF-8
 case_json()     { $gen golden t; echo -f json t; }
 case_csv()      { $gen golden t; echo -f csv t; }
@@ -186,6 +236,10 @@ case_csv_default() { $gen golden t && touch default-output; echo -f csv --pid 42
 # a field name met twice in an event: JSON's keys numbered as the
 # databases' columns (tid, tid_2, ...); the text and CSV as the metadata
 case_json_dupnames() { $gen dbnames t; echo -f json --event dup.fields t; }
+# the same names in JSON and SQLite: a name met again numbered alike in
+# both (len, len_2, len_3), a common column's name with f_ in the
+# database alone (f_tid, f_tid_2, ...)
+case_json_sqlite_dupnames() { $gen dbnames t; echo -f json -d t.db --event 'dup.*' t; }
 case_json_wall() { $gen golden t; echo -f json -t wall -i t; }
 case_csv_rel()  { $gen golden t; echo -f csv -t rel -N t; }
 case_strings()  { $gen strings t; echo t; }
@@ -202,12 +256,19 @@ case_filter_wall()  { $gen golden t; echo -t wall --from 2025-11-29T13:00:05.000
 case_filter_all()   { $gen golden t; echo --pid 4242 --cpu 0 --event 'syscall.*' --from 0.000001 t; }
 # wall-clock times: with no trace header (t_1 alone) -t wall is refused
 # as --from DATE is; an offset near 2^63 ns (year 2262) is a date, not a
-# negative number; a time past 2^64 ns is reported, as is one past 2^63
-# ns for the databases
+# negative number; a time past 2^64 ns is reported, and one past 2^63
+# ns for the databases: those rows are not stored, the others are
 case_wall_noheader() { $gen golden t; echo -t wall t_1; }
 case_wall_big()     { $gen -w 9223372035854775000 golden t; echo -t wall --event syscall t; }
 case_wall_overflow() { $gen late t; echo -t wall t; }
 case_sqlite_late()  { $gen late t; echo -f none -d t.db t; }
+# one corrupt time stamp, at 2^63 + 1 ns (t_1's first record, its time
+# at byte 16): lket.out and the database hold every other event, each
+# says what it could not hold (exit 1)
+case_sqlite_corrupt_ts() {
+	$gen golden t && printf '\001\000\000\000\000\000\000\200' |
+		dd of=t_1 bs=1 seek=16 conv=notrunc 2> /dev/null
+	echo -d t.db t; }
 case_filter_bad()   { $gen golden t; echo --from 13:00 t; }
 case_filter_to_edge() { $gen golden t; echo --to 2025-11-29T13:00:05 t; }
 # --stat: counts by type, CPU and process, the span, the lost flush; of
@@ -239,6 +300,14 @@ case_sqlite_unwritable() { $gen golden t; echo -d no/such/dir/t.db t; }
 # latency reports on planted latencies
 case_report()   { $gen latency t; echo -f none --report report t; }
 case_report_pid() { $gen latency t; echo -f none --report report --pid 5002 t; }
+# a report alone, as -d or --ctf alone, writes no lket.out (an old one
+# stays as it was); --stat's summary alone goes to standard output
+case_report_alone() {
+	$gen latency t && touch default-output && echo old > lket.out &&
+		cksum lket.out > keep; echo --report report --offcpu offcpu t; }
+case_stat_alone() {
+	$gen golden t && touch default-output && echo old > lket.out &&
+		cksum lket.out > keep; echo --stat --cpu 1 t; }
 case_report_sqlite() { $gen latency t; echo -f none -d t.db --report report t; }
 # scheduling latency, wake-up to switch-in, per thread too: the latencies
 # lket-gen planted (its "wakeups"): 6001 0.5 us x10, 6002 1..10 us, 6004
@@ -358,6 +427,10 @@ case_ctf_link_input() {
 	mkdir d && $gen golden d/stream && ln -s d l &&
 		cksum d/stream_0 d/stream_1 > keep; echo --replace --ctf l/ d/stream; }
 case_ctf_nofolder() { $gen golden t; echo --ctf nosuch/d t; }
+# no fixed buffer cuts a message: an output's failure naming a path of
+# 600 bytes is said whole (it was cut at 511)
+case_ctf_nofolder_long() {
+	$gen golden t; echo --ctf "nosuch/$(printf '%0600d' 0)" t; }
 case_replace_output() { $gen golden t && echo old > lket.out; echo --event process.fork t; }
 # -q: nothing on standard error, lost flushes still exit 1
 case_quiet()    { $gen golden t; echo -q --event process.fork t; }
@@ -462,6 +535,22 @@ rpc_check() {
 			(lo + 0 <= dt && dt <= hi + 0) ? "yes" : "NO" }' stderr
 }
 
+# A case that wrote "offline", the arguments of a conversion of the
+# finished trace: lket.out against that conversion's, by the same
+# lket-b2a ($bin), rather than its lines.  1: no such case.
+offline_check() {
+	[ -f offline ] || return 1
+	# shellcheck disable=SC2046
+	"$bin" -o offline.out $(cat offline) 2> /dev/null
+	echo "--- lket.out against the offline conversion of $(cat offline) ($(wc -l < offline.out) lines)"
+	if cmp -s offline.out lket.out; then
+		echo "the same"
+	else
+		diff offline.out lket.out > offline.diff
+		echo "differs: $(grep -c '^<' offline.diff) lines missing, $(grep -c '^>' offline.diff) lines more"
+	fi
+}
+
 # What a case wrote besides lket.out.
 extras() {
 	for f in report rpc offcpu folded path lket.json lket.csv; do
@@ -538,7 +627,7 @@ for c in $cases; do
 			# shellcheck disable=SC2086
 			timeout 20 "$bin" $out $args < "$in" 2> stderr
 			status=$?
-			cat lket.out 2> /dev/null
+			offline_check || cat lket.out 2> /dev/null
 			extras
 			echo "--- stderr"
 			cat stderr

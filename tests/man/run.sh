@@ -41,5 +41,27 @@ for page in "$here"/man/*.1 "$build/man/lket.5"; do
 		echo "$glued"; fail=1
 	fi
 done
+# lket-b2a(1)'s SYNOPSIS names every option that --help gives a line, in
+# its long form or its letter
+if [ -x "$build/lket-b2a" ]; then
+	synopsis=$(awk '/^\.SH SYNOPSIS/ { f = 1; next } /^\.SH / { f = 0 } f' \
+		"$here/man/lket-b2a.1" | sed 's/\\-/-/g')
+	missing=$("$build/lket-b2a" --help |
+		sed -n 's/^ *\(-[A-Za-z], \)*\(--[a-z-]*\).*/\1\2/p' |
+		while read -r opt; do
+			long=${opt##* } short=${opt%%,*}
+			[ "$short" = "$opt" ] && short=
+			printf '%s\n' "$synopsis" | grep -qE -- "$long([^a-z-]|\$)" &&
+				continue
+			# a letter alone, or among others (-iNCqh)
+			[ -n "$short" ] && printf '%s\n' "$synopsis" |
+				grep -qE -- "(^|[ [])-[A-Za-z]*${short#-}[A-Za-z]*( |\$)" && continue
+			echo "$long"
+		done | tr '\n' ' ')
+	if [ -n "$missing" ]; then
+		echo "FAIL man lket-b2a.1: options of --help not in its SYNOPSIS: $missing"
+		fail=1
+	fi
+fi
 [ $fail = 0 ] && echo "man: $(cd "$here/man" && ls -- *.1 | tr "\n" " ")and lket.5 build clean"
 exit $fail

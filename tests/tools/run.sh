@@ -336,5 +336,18 @@ for m in drivers/gpu/drm/amd/amdgpu/amdgpu.ko sound/core/snd.ko net/netfilter/nf
 done
 set +f
 
+# lket-gen --help: its options and every scenario, on standard output,
+# status 0; a bad option points to it, status 2
+"$build/lket-gen" --help >"$work/gen.help" 2>"$work/gen.err"; rc=$?
+kinds=$("$build/lket-gen" 2>&1 >/dev/null | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p' | wc -l)
+[ $rc = 0 ] && [ ! -s "$work/gen.err" ] && grep -q '^  -n EVENTS' "$work/gen.help" &&
+	grep -q '^  rpc  ' "$work/gen.help" && [ "$kinds" -gt 20 ] &&
+	ok "lket-gen --help: its options and $kinds scenarios, status 0" ||
+	bad "lket-gen --help: status $rc, $(head -c 200 "$work/gen.err")"
+"$build/lket-gen" -x golden "$work/x" >"$work/gen.out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "^Try 'lket-gen --help'" "$work/gen.out" &&
+	ok "lket-gen -x: refused, pointing to --help" ||
+	bad "lket-gen -x: status $rc, $(cat "$work/gen.out")"
+
 echo "tools: $pass passed, $fail failed"
 [ $fail = 0 ]

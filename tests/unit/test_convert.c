@@ -186,7 +186,51 @@ static void test_no_files(void **state)
 	assert_string_equal(out.log, "begin\n");
 }
 
+/*
+ * A file that neither starts as LKET's files do nor holds a record that
+ * metadata or the catalogue decodes is no trace: named; when no file
+ * given is one, the conversion is refused (-ENOMSG).
+ */
+static void test_not_trace(void **state)
+{
+	static const uint8_t text_then_flush[] = {
+		'n', 'o', 't', 'e', 's', '\n',	/* @0 text */
+		LE32(2), LE32(28),		/* @6 what reads as a flush */
+		REC(2000, 11, 1),		/* of 200:9, unknown */
+	};
+	struct fixture f;
+	char path[PATH_MAX_UNIT];
+
+	(void)state;
+	if (host_big_endian())
+		skip();
+	fixture_init(&f, &log_ops);
+	unit_write(path, sizeof(path), "x_1", text_then_flush,
+		   sizeof(text_then_flush));
+	f.paths[0] = path;
+	assert_int_equal(convert(f.paths, 1, &f.out.o, &f.diag.d, &f.stats),
+			 -ENOMSG);
+	assert_diag(&f.diag, 0, DIAG_DAMAGE, path, 0,
+		    "6 bytes of garbage skipped");
+	assert_diag(&f.diag, 1, DIAG_DAMAGE, path, -1,
+		    "not a trace: it starts with no LKET flush nor record, and none of what read as records in it is LKET's");
+	/* beside a file that is LKET's: named (what read as a record in
+	 * it is converted, as garbage in a trace's file is), the other
+	 * converted */
+	fixture_init(&f, &log_ops);
+	f.paths[1] = path;
+	assert_int_equal(run(&f), 0);
+	assert_int_equal(f.stats.events, 4);
+	assert_int_equal(f.diag.n, 3);
+	assert_diag(&f.diag, 0, DIAG_DAMAGE, path, 0,
+		    "6 bytes of garbage skipped");
+	/* flush 3, of no file */
+	assert_int_equal(f.diag.e[1].level, DIAG_LOSS);
+	assert_diag(&f.diag, 2, DIAG_DAMAGE, path, -1,
+		    "not a trace: it starts with no LKET flush nor record, and none of what read as records in it is LKET's");
+}
+
 UNIT_MAIN("convert", unit_dir_setup, unit_dir_teardown,
 	  UNIT_TEST(test_merged), UNIT_TEST(test_trace_context),
 	  UNIT_TEST(test_output_fails), UNIT_TEST(test_begin_fails),
-	  UNIT_TEST(test_no_files))
+	  UNIT_TEST(test_no_files), UNIT_TEST(test_not_trace))

@@ -118,6 +118,71 @@ static void test_cut(void **state)
 	close(fd);
 }
 
+static void *close_late(void *arg)
+{
+	sleep_ms(500);
+	close(*(int *)arg);
+	return NULL;
+}
+
+/*
+ * A rotated trace's file is done when the next file of its CPU is there,
+ * its writer's descriptor still open: lket-rotate makes the next file
+ * first, then closes this one.
+ */
+static void test_rotated_done(void **state)
+{
+	struct timespec t0, t1;
+	char path[PATH_MAX_UNIT], next[PATH_MAX_UNIT];
+	pthread_t t;
+	int wfd, fd = open_file("w_0.3", &wfd);
+	long ms;
+
+	(void)state;
+	unit_write(next, sizeof(next), "w_0.4", "", 0);
+	snprintf(path, sizeof(path), "%s/w_0.3", unit_dir);
+	/* a reader that waited for the close would wait 500 ms */
+	assert_int_equal(pthread_create(&t, NULL, close_late, &wfd), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(follow_wait(&follow, fd, path, 0), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	assert_true(ms < 250);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	close(fd);
+}
+
+/* The next file of a rotated file's CPU: the lowest number above its,
+ * of its name and CPU; none for the last, nor for other names. */
+static void test_next_file(void **state)
+{
+	static const char *const names[] = {
+		"n_0.2", "n_0.5", "n_0.12", "n_1.3", "m_0.4", "n_0.x", "nn_0.3",
+	};
+	char path[PATH_MAX_UNIT], *next;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		unit_write(path, sizeof(path), names[i], "", 0);
+	snprintf(path, sizeof(path), "%s/n_0.2", unit_dir);
+	next = follow_next_file(path);
+	assert_non_null(next);
+	/* 3 and 4 deleted (or not made): 5 */
+	snprintf(path, sizeof(path), "%s/n_0.5", unit_dir);
+	assert_string_equal(next, path);
+	free(next);
+	next = follow_next_file(path);
+	snprintf(path, sizeof(path), "%s/n_0.12", unit_dir);
+	assert_string_equal(next, path);
+	free(next);
+	assert_null(follow_next_file(path));
+	snprintf(path, sizeof(path), "%s/n_1.3", unit_dir);
+	assert_null(follow_next_file(path));
+	snprintf(path, sizeof(path), "%s/n_0", unit_dir);
+	assert_null(follow_next_file(path));
+}
+
 static int before_calls;
 
 static void before(int sig)
@@ -151,4 +216,5 @@ static void test_stop(void **state)
 
 UNIT_MAIN("follow", unit_dir_setup, unit_dir_teardown,
 	  UNIT_TEST(test_grows_then_done), UNIT_TEST(test_no_wait),
-	  UNIT_TEST(test_cut), UNIT_TEST(test_stop))
+	  UNIT_TEST(test_cut), UNIT_TEST(test_rotated_done),
+	  UNIT_TEST(test_next_file), UNIT_TEST(test_stop))

@@ -215,6 +215,16 @@ static void test_register_why(void **state)
 	assert_int_equal(meta_register(m, 6, 3, false, "INT8:INT8", "a"),
 			 -EINVAL);
 	assert_string_equal(meta_why(m), "2 types but 1 names");
+	/* a long name in the reason: whole, not cut at a buffer's end */
+	memset(names, 'n', 150);
+	strcpy(names + 150, ":b");
+	assert_int_equal(meta_register(m, 6, 3, false, "FLOAT:INT8", names),
+			 -EINVAL);
+	names[150] = '\0';
+	snprintf(fmt, sizeof(fmt),
+		 "field 1, \"%.150s\": unknown type \"FLOAT\" (INT8, INT16, INT32, INT64, their UINT forms, STRING, ADDRS)",
+		 names);
+	assert_string_equal(meta_why(m), fmt);
 	assert_int_equal(meta_name(m, 6, 3, "ev name"), -EINVAL);
 	assert_string_equal(meta_why(m),
 			    "event name \"ev name\": an event name has 1 to 200 letters, digits, '_' or '.' (not first or last)");

@@ -79,6 +79,43 @@ static void test_fallback(void **state)
 	options_free(&o);
 }
 
+/*
+ * One rule for every output but -o's, the registry's and the reports
+ * alike: given alone, it writes no lket.out; -o or -f asks for it.
+ * --stat's summary goes to standard output unless -o names a file.
+ */
+static void test_report_alone(void **state)
+{
+	static char *alone[][3] = {
+		{ "-d", "x.db" }, { "--ctf", "c" }, { "--timechart", "t.svg" },
+		{ "--histogram", "h.svg" }, { "--report", "r" },
+		{ "--rpc-report", "rpc" }, { "--offcpu", "o" },
+		{ "--offcpu-folded", "f" }, { "--critical-path", "7" },
+	};
+	char *stat[] = { "--stat", NULL }, *stat_o[] = { "--stat", "-o", "s", NULL };
+	char *with_f[] = { "--report", "r", "-f", "text", NULL };
+	struct options o;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(alone) / sizeof(alone[0]); i++) {
+		assert_int_equal(parse(&o, alone[i]), -1);
+		if (o.paths[decl("output")])
+			fail_msg("%s alone writes %s", alone[i][0],
+				 o.paths[decl("output")]);
+		options_free(&o);
+	}
+	assert_int_equal(parse(&o, stat), -1);
+	assert_string_equal(o.paths[decl("output")], "-");
+	options_free(&o);
+	assert_int_equal(parse(&o, stat_o), -1);
+	assert_string_equal(o.paths[decl("output")], "s");
+	options_free(&o);
+	assert_int_equal(parse(&o, with_f), -1);
+	assert_string_equal(o.paths[decl("output")], "lket.out");
+	options_free(&o);
+}
+
 static void test_refused(void **state)
 {
 	char *stat_json[] = { "--stat", "-f", "json", NULL };
@@ -112,9 +149,17 @@ static void test_usage(void **state)
 		assert_non_null(at);
 	}
 	assert_non_null(strstr(text, "Exit status: 0 all converted"));
+	/* what it makes, said first: every kind of output */
+	at = strstr(text, "Output:");
+	assert_non_null(at);
+	*at = '\0';
+	assert_non_null(strstr(text, "CTF"));
+	assert_non_null(strstr(text, "SVG"));
+	assert_non_null(strstr(text, "SQLite"));
 	free(text);
 }
 
 UNIT_MAIN("options", NULL, NULL,
 	  UNIT_TEST(test_outputs), UNIT_TEST(test_fallback),
+	  UNIT_TEST(test_report_alone),
 	  UNIT_TEST(test_refused), UNIT_TEST(test_usage))

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "output/ctf/ctf.h"
+#include "output/ctf/ctf_int.h"
 #include "output/output.h"
 
 static struct meta meta;
@@ -133,5 +134,63 @@ static void test_metadata(void **state)
 	assert_int_equal(v, 2);
 }
 
+/*
+ * System call events: each name is looked up in LTTng's tables once, its
+ * class and call kept, not searched for again by name on every event.
+ */
+static void test_syscall_names(void **state)
+{
+	static const char *const names[] = { "read", "getpid", "openat" };
+	struct field f[] = { { .type = LKET_STRING, .name = "syscall_name" } };
+	struct event_meta m = { .ev = LKET_EV_SYSCALL_ENTRY,
+				.sys = { f, 1, true, NULL } };
+	struct record r = { .size = 40 };
+	struct event ev = { .rec = &r, .meta = &m, .tid = 7, .group = 1,
+			    .hook = 1, .nsys = 1, .nvalues = 1 };
+	const struct ctf_call_name *named;
+	struct output *o;
+	struct ctf *c;
+	char text[16384];
+	uint32_t id[3];
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(output_ctf_new(&o, unit_dir, true, NULL), 0);
+	c = (struct ctf *)o;
+	assert_int_equal(o->ops->begin(o, &info), 0);
+	ev.v[0].f = &f[0];
+	for (i = 0; i < 3000; i++) {
+		ev.v[0].s = names[i % 3];
+		ev.v[0].slen = strlen(names[i % 3]);
+		r.timestamp = 5000000000ull + i;
+		assert_int_equal(o->ops->event(o, &ev, &proc), 0);
+		assert_int_equal(ctf_call_named(c, &ev, &named), 0);
+		if (i < 3)
+			id[i] = named->id;
+		assert_int_equal(named->id, id[i % 3]);
+	}
+	/* three names, found once each; read and openat are LTTng's
+	 * unknown entry (its analyses read their arguments), getpid its
+	 * own class */
+	assert_int_equal(c->call_names.n, 3);
+	assert_int_equal(c->ncall_kinds, 1);
+	assert_int_equal(id[0], id[2]);
+	assert_int_not_equal(id[0], id[1]);
+	assert_int_equal(c->nclasses, 2);
+	ev.v[0].s = "read";
+	ev.v[0].slen = 4;
+	assert_int_equal(ctf_call_named(c, &ev, &named), 0);
+	assert_ptr_equal(named->call, lttng_syscall_of("read"));
+	ev.v[0].s = "getpid";
+	ev.v[0].slen = 6;
+	assert_int_equal(ctf_call_named(c, &ev, &named), 0);
+	assert_null(named->call);
+	assert_int_equal(o->ops->finish(o), 0);
+	o->ops->free(o);
+	unit_read("kernel/metadata", text, sizeof(text));
+	assert_non_null(strstr(text, "name = \"syscall_entry_unknown\";"));
+	assert_non_null(strstr(text, "name = \"syscall_entry_getpid\";"));
+}
+
 UNIT_MAIN("out_ctf", setup, teardown,
-	  UNIT_TEST(test_metadata))
+	  UNIT_TEST(test_metadata), UNIT_TEST(test_syscall_names))

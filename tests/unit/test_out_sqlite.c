@@ -82,7 +82,7 @@ static void test_written(void **state)
 	expect_sql(f, "SELECT u FROM io_submit WHERE time = 6000", NULL);
 	expect_sql(f, "SELECT hex(raw) FROM io_submit WHERE time = 6000",
 		     "ABCD");
-	expect_sql(f, "SELECT f_tid || ' ' || f_pid || ' ' || x || ' ' || f_x FROM proc_snap",
+	expect_sql(f, "SELECT f_tid || ' ' || f_pid || ' ' || x || ' ' || x_2 FROM proc_snap",
 		     "42 41 5 6");
 	expect_sql(f, "SELECT grp || ':' || hook || ' ' || hex(raw) FROM unknown_events",
 		     "200:9 DEADBEEF");

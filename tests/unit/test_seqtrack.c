@@ -280,6 +280,25 @@ static void test_run_older(void **state)
 	assert_int_equal(f->r.lost, 0);
 }
 
+/* A run whose numbers start at 1 (a flight recording's CPU): a first
+ * flush above it is a gap from 1, with no time before it; one at 1 none. */
+static void test_run_expect(void **state)
+{
+	struct run_fixture *f = *state;
+
+	seqrun_expect(&f->r, 1);
+	seqrun_see(&f->r, 4, 40);
+	seqrun_see(&f->r, 5, 50);
+	assert_int_equal(f->gaps.n, 1);
+	expect_gap(&f->gaps, 0, 1, 3, 0, 40);
+	assert_int_equal(f->r.lost, 3);
+	seqrun_init(&f->r, 3, on_gap, &f->gaps);
+	seqrun_expect(&f->r, 1);
+	seqrun_see(&f->r, 1, 10);
+	seqrun_see(&f->r, 2, 20);
+	assert_int_equal(f->gaps.n, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +316,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wrap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_expect, run_setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_nothing_seen, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_run_contiguous, run_setup,

@@ -40,19 +40,21 @@ static void test_names(void **state)
 	assert_int_equal(entry.nvalues, SQL_COMMON + 1 + 1);
 	assert_string_equal(entry.cols[0], "syscall_name");
 	assert_int_equal(entry.kind[0], SQL_TEXT);
-	/* common column names: the rule, no note; the second x: noted */
+	/* common column names: the rule, no note; the second x numbered as
+	 * JSON numbers its key (x_2), noted */
 	table_of(&s, &snap, 2, 1);
 	assert_string_equal(snap.name, "proc_snap");
 	assert_string_equal(snap.cols[0], "f_tid");
 	assert_string_equal(snap.cols[1], "f_pid");
 	assert_string_equal(snap.cols[2], "x");
-	assert_string_equal(snap.cols[3], "f_x");
+	assert_string_equal(snap.cols[3], "x_2");
+	assert_string_equal(meta_get(&meta, 2, 1)->sys.f[3].key_suffix, "_2");
 	/* the same event's name again: its IDs */
 	table_of(&s, &again, 1, 1);
 	assert_string_equal(again.name, "syscall_entry_1_1");
 	assert_int_equal(log.n, 2);
 	assert_diag(&log, 0, DIAG_NOTE, "x.db", -1,
-		    "table proc_snap: field x is column f_x");
+		    "table proc_snap: field x is column x_2");
 	assert_diag(&log, 1, DIAG_NOTE, "x.db", -1,
 		    "event syscall.entry is table syscall_entry_1_1");
 	sql_table_free(&entry);

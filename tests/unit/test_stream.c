@@ -7,6 +7,7 @@
 
 #include "unit.h"
 
+#include "input/follow.h"
 #include "input/stream.h"
 #include "input/tracename.h"
 
@@ -152,6 +153,7 @@ static void test_v4(void **state)
 	assert_int_equal(s.swap, host_big_endian());
 	assert_int_equal(s.cpu, 0);
 	assert_int_equal(s.file_size, sizeof(v4_le));
+	assert_true(s.starts_lket);
 	expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 8, 1,
 		      true);
 	expect_record(&s, rec_b, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 40, 1,
@@ -597,6 +599,9 @@ static void test_garbage_at_start(void **state)
 	assert_int_equal(log.n, 1);
 	assert_diag(&log, 0, DIAG_DAMAGE, path, 0,
 		    "5 bytes of garbage skipped");
+	/* whether it is LKET's, its records say (the pipeline's part) */
+	assert_false(s.starts_lket);
+	assert_false(s.no_flush);
 	stream_close(&s);
 }
 
@@ -803,9 +808,12 @@ static void test_only_garbage(void **state)
 	(void)state;
 	open_fixture(&s, path, sizeof(path), "junk", file, sizeof(file), &log);
 	assert_int_equal(stream_next(&s), 0);
+	/* not a byte of it is LKET's: no trace, said once, for the file */
 	assert_int_equal(log.n, 1);
-	assert_diag(&log, 0, DIAG_DAMAGE, path, 0,
-		    "5 bytes of garbage skipped (up to end of file)");
+	assert_diag(&log, 0, DIAG_DAMAGE, path, -1,
+		    "not a trace: not an LKET flush nor record in its 5 bytes");
+	assert_true(s.no_flush);
+	assert_false(s.starts_lket);
 	stream_close(&s);
 }
 
@@ -855,6 +863,76 @@ static void test_fifo(void **state)
 	stream_close(&s);
 }
 
+/*
+ * A rotated file after rot_0.0, file 2 of CPU 0 (file 1 was deleted):
+ * its copies' flush repeats flush 4's number, then flush 5 holds D.
+ */
+static const uint8_t rotated_2[] = {
+	LE32(4),			/* @0 sequence: the copies' */
+	LE32(24),			/* pdu_len */
+	LE16(LKET_RECORD_MAGIC),	/* @8 a copy of B */
+	LE16(24),			/* total_size */
+	LE16(24),			/* sys_size */
+	LE16(LKET_RECORD_COPY),		/* flags: a copy */
+	LE64(3000),			/* timestamp: the last record's */
+	LE64(LKET_ID(101, 2, 3, 0)),	/* id */
+	LE32(5),			/* @32 sequence */
+	LE32(40),			/* pdu_len: D */
+	REC_D(LE),			/* @40 */
+};
+
+/*
+ * Following a rotated trace: at the end of a CPU's file, its records go
+ * on in the CPU's next file, the copies at its start stepped over; the
+ * files the rotation deleted before they were read are named.
+ */
+static void test_rotated_followed(void **state)
+{
+	struct follow f = { .interval_ms = 1 };
+	struct diag_log log;
+	struct stream s;
+	char path[256], next[256], want[700];
+	int fd;
+
+	(void)state;
+	diag_log_init(&log);
+	f.diag = &log.d;
+	unit_write(next, sizeof(next), "rot_0.2", rotated_2, sizeof(rotated_2));
+	unit_write(path, sizeof(path), "rot_0.0", v4_le, sizeof(v4_le));
+	/* the end of the last file is where no one writes it any more */
+	fd = open(next, O_RDONLY);
+	assert_true(fd >= 0);
+	if (fcntl(fd, F_SETLEASE, F_RDLCK)) {
+		print_message("no read lease on %s: skipped\n", next);
+		close(fd);
+		skip();
+	}
+	fcntl(fd, F_SETLEASE, F_UNLCK);
+	close(fd);
+	assert_int_equal(stream_open_follow(&s, path, 0, 4096, &log.d, &f), 0);
+	s.rotation = tracename_rotation(path);
+	expect_record(&s, rec_a, 1000, LKET_ID(100, 1, 1, 0), 32, 32, 8, 1,
+		      true);
+	expect_record(&s, rec_b, 2000, LKET_ID(101, 2, 3, 0), 24, 24, 40, 1,
+		      true);
+	expect_record(&s, rec_c, 3000, LKET_ID(102, 4, 5, 0), 28, 24, 72, 4,
+		      true);
+	expect_record(&s, rec_d, 4000, LKET_ID(103, 1, 2, 0), 40, 40, 40, 5,
+		      true);
+	assert_string_equal(s.path, next);
+	assert_string_equal(s.first_path, path);
+	assert_int_equal(s.rotation, 2);
+	assert_int_equal(stream_next(&s), 0);
+	assert_int_equal(s.done_bytes, sizeof(v4_le));
+	assert_int_equal(log.n, 1);
+	snprintf(want, sizeof(want),
+		 "a rotated trace: the file of CPU 0 before this one, %s/rot_0.1, was deleted before it could be read: its records are not converted",
+		 unit_dir);
+	assert_diag(&log, 0, DIAG_NOTE, next, -1, want);
+	assert_int_equal(log.d.damage, 0);
+	stream_close(&s);
+}
+
 UNIT_MAIN("stream", unit_dir_setup, unit_dir_teardown,
 	  UNIT_TEST(test_v4), UNIT_TEST(test_v5), UNIT_TEST(test_unframed),
 	  UNIT_TEST(test_big_endian), UNIT_TEST(test_skip),
@@ -865,4 +943,4 @@ UNIT_MAIN("stream", unit_dir_setup, unit_dir_teardown,
 	  UNIT_TEST(test_resync_any_window), UNIT_TEST(test_time_goes_back),
 	  UNIT_TEST(test_empty), UNIT_TEST(test_only_garbage),
 	  UNIT_TEST(test_open_errors), UNIT_TEST(test_fifo),
-	  UNIT_TEST(test_file_grows))
+	  UNIT_TEST(test_file_grows), UNIT_TEST(test_rotated_followed))

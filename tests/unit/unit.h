@@ -133,7 +133,7 @@ struct diag_entry {
 	enum diag_level level;
 	char file[PATH_MAX_UNIT];
 	int64_t offset;
-	char msg[512];
+	char msg[8192];		/* room for every message a test makes */
 };
 
 struct diag_log {

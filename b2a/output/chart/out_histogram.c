@@ -144,29 +144,57 @@ struct label {
 	int row;
 };
 
+/* Does label l's box, in row r, cover one of the n placed before? */
+static bool covers_label(const struct label *l, int r,
+			 const struct label *placed, int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		if (placed[k].row == r && l->x0 < placed[k].x1 + 4 &&
+		    placed[k].x0 < l->x1 + 4)
+			return true;
+	return false;
+}
+
+/* Would label l in row r cross a line, or its line a label: a line
+ * runs from its label down to the bars? */
+static bool crosses_line(const struct label *l, int r,
+			 const struct label *placed, int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++) {
+		const struct label *o = &placed[k];
+
+		if (o->row < r && o->x > l->x0 - 1 && o->x < l->x1 + 1)
+			return true;
+		if (o->row > r && l->x > o->x0 - 1 && l->x < o->x1 + 1)
+			return true;
+	}
+	return false;
+}
+
 /*
- * Put label l in the first row where its box covers no other label's
- * nor the line of a label above it, and its own line down to the bars
- * crosses no label below (rows from the top; the bottom one at worst).
+ * Put label l in the first row (from the top) where its box covers no
+ * other label's and no line crosses it; where every row has a line that
+ * would (a label left of its line at the page's edge, across the line
+ * of one before it), in the first row where it covers no label: a label
+ * a line crosses stays readable, two on one another do not.  There are
+ * as many rows as labels: one is always free.
  */
 static void place(struct label *l, const struct label *placed, int n)
 {
-	int r, k;
+	int r;
 
-	for (r = 0; r < LABEL_ROWS - 1; r++) {
-		for (k = 0; k < n; k++) {
-			const struct label *o = &placed[k];
-
-			if (o->row == r && l->x0 < o->x1 + 4 && o->x0 < l->x1 + 4)
-				break;
-			if (o->row < r && o->x > l->x0 - 1 && o->x < l->x1 + 1)
-				break;
-			if (o->row > r && l->x > o->x0 - 1 && l->x < o->x1 + 1)
-				break;
-		}
-		if (k == n)
+	for (r = 0; r < LABEL_ROWS; r++)
+		if (!covers_label(l, r, placed, n) &&
+		    !crosses_line(l, r, placed, n))
 			break;
-	}
+	if (r == LABEL_ROWS)
+		for (r = 0; r < LABEL_ROWS - 1; r++)
+			if (!covers_label(l, r, placed, n))
+				break;
 	l->row = r;
 }
 

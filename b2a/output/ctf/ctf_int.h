@@ -64,6 +64,11 @@ struct ctf_class {
 	unsigned int nfields;	/* of the metadata's, the first ones */
 	const struct lttng_event *lttng;	/* NULL: LKET's name */
 	char *syscall;		/* of a class per system call */
+	/* found once for the class, not by name for each event: the
+	 * system fields LTTng's counterpart holds (bit i: field i), and
+	 * the value each LTTng field is taken from (-1: none) */
+	uint64_t shadowed;
+	int16_t *lttng_from;
 };
 
 /*
@@ -81,6 +86,46 @@ struct syscall_classes {
 	uint32_t *slots;	/* class id + 1, 0 free */
 	size_t mask, used;
 	size_t named;		/* classes of one system call */
+};
+
+/*
+ * An event that is one per system call (syscall.entry, syscall.return,
+ * under whatever IDs the trace gives them): its LTTng counterpart and
+ * where its syscall_name is, found once for its metadata.
+ */
+struct ctf_call_kind {
+	const struct event_meta *meta;
+	const struct lttng_event *lttng;	/* per_syscall */
+	int name_at;		/* syscall_name's value; -1: it has none */
+	/* the name of its last record (a thread calls the same again):
+	 * an index of call_names.v + 1, 0 none */
+	uint32_t last;
+};
+
+#define CTF_CALL_KINDS	8
+
+/*
+ * What a system call name in the records of a kind stands for, looked
+ * up once (the LTTng tables are searched by name): the class its events
+ * are written as, and the call whose arguments an LKET hook records
+ * (NULL: none).  At most CTF_CALL_NAMES names are kept.
+ */
+struct ctf_call_name {
+	const struct ctf_call_kind *kind;
+	char *name;
+	size_t len;
+	uint32_t id;
+	const struct lttng_syscall *call;
+};
+
+#define CTF_CALL_NAMES	(4 * CTF_SYSCALL_CLASSES)
+
+struct call_names {
+	uint32_t *slots;	/* index in v + 1, 0 free */
+	size_t mask;
+	struct ctf_call_name *v;
+	size_t n;
+	struct ctf_call_name past;	/* one looked up past the most */
 };
 
 struct ctf {
@@ -102,7 +147,14 @@ struct ctf {
 	size_t nclasses, classes_cap;
 	struct syscall_classes syscalls;
 	bool syscall_overflow;	/* past CTF_SYSCALL_CLASSES, said */
-	char failure[4200];	/* what failed, for error(); "" none */
+	struct ctf_call_kind call_kinds[CTF_CALL_KINDS];
+	size_t ncall_kinds;
+	struct ctf_call_kind kind_past;	/* one found past the most */
+	/* by LKET_EV_*: the call whose hook's return that event is;
+	 * NULL: none (lttng_syscall_of_return(), once for each) */
+	const struct lttng_syscall *call_of_return[LKET_NR_EVENTS];
+	struct call_names call_names;
+	char *failure;		/* what failed, for error(); NULL none */
 	struct diag *diag;	/* notes; NULL: none */
 };
 
@@ -115,8 +167,7 @@ static inline unsigned int meta_nfields(const struct event_meta *m)
 /* Is field i of the class one that its LTTng counterpart already has? */
 static inline bool shadowed(const struct ctf_class *k, unsigned int i)
 {
-	return k->lttng && i < k->meta->sys.n &&
-	       lttng_shadows(k->lttng, k->meta->sys.f[i].name);
+	return i < 64 && (k->shadowed >> i & 1);
 }
 
 static inline const struct field *class_field(const struct event_meta *m,
@@ -147,6 +198,11 @@ int ctf_put_event(struct ctf *c, struct ctf_stream *s,
  * where LTTng has one. */
 int ctf_call_event(struct ctf *c, struct ctf_stream *s,
 		   const struct event *ev, const struct proc *proc);
+/* ctf_calls.c: what ev's system call name stands for (*named), if ev is
+ * an event of one class per system call, else NULL; 0, or -ENOMEM. */
+int ctf_call_named(struct ctf *c, const struct event *ev,
+		   const struct ctf_call_name **named);
+void ctf_call_names_free(struct ctf *c);
 
 /* ctf_meta.c: the class of ev (raw: it did not match its metadata),
  * its id in *id; the TSDL metadata of every class, at finish. */

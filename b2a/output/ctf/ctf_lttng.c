@@ -512,12 +512,17 @@ void lttng_value(const struct lttng_field *f, const struct event *ev,
 		 const struct proc *proc, const struct procmap *procs,
 		 struct lttng_value *v)
 {
-	const struct value *x;
+	lttng_value_from(f, ev, f->from ? event_value(ev, f->from) : NULL,
+			 proc, procs, v);
+}
 
+void lttng_value_from(const struct lttng_field *f, const struct event *ev,
+		      const struct value *x, const struct proc *proc,
+		      const struct procmap *procs, struct lttng_value *v)
+{
 	*v = (struct lttng_value){ .s = "" };
 	switch (f->source) {
 	case LTTNG_FROM_FIELD:
-		x = event_value(ev, f->from);
 		if (x && x->f->type == LKET_STRING && x->s) {
 			v->s = x->s;
 			v->slen = x->slen;
@@ -527,8 +532,8 @@ void lttng_value(const struct lttng_field *f, const struct event *ev,
 		break;
 	case LTTNG_COMM_OF_FIELD:
 		/* a switch to or from 0: this CPU's idle task */
-		set_comm(v, procmap_thread(procs,
-					   (uint32_t)event_int(ev, f->from, 0),
+		set_comm(v, procmap_thread(procs, x && x->f->type != LKET_STRING ?
+						  (uint32_t)x->i : 0,
 					   ev->cpu));
 		break;
 	case LTTNG_CONSTANT:

@@ -103,5 +103,11 @@ struct lttng_value {
 void lttng_value(const struct lttng_field *f, const struct event *ev,
 		 const struct proc *proc, const struct procmap *procs,
 		 struct lttng_value *v);
+/* The same, from ev's value of the field f takes it from (f->from; NULL:
+ * ev has none), which the caller found once for the event's class
+ * rather than by name for each event. */
+void lttng_value_from(const struct lttng_field *f, const struct event *ev,
+		      const struct value *from, const struct proc *proc,
+		      const struct procmap *procs, struct lttng_value *v);
 
 #endif

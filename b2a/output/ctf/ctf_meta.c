@@ -11,6 +11,42 @@
 
 #include "output/ctf/ctf_int.h"
 
+/* The first of m's fields named name; -1: none. */
+static int field_at(const struct event_meta *m, const char *name)
+{
+	unsigned int i, n = meta_nfields(m);
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(class_field(m, i)->name, name))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * What k's events take from their LTTng counterpart, by field name, found
+ * once: the system fields it holds, and where each of its fields' values
+ * is.
+ */
+static int ctf_class_lttng(struct ctf_class *k)
+{
+	const struct lttng_event *l = k->lttng;
+	unsigned int i;
+
+	for (i = 0; k->meta && i < k->meta->sys.n && i < 64; i++)
+		if (lttng_shadows(l, k->meta->sys.f[i].name))
+			k->shadowed |= 1ull << i;
+	if (!l->nfields)
+		return 0;
+	k->lttng_from = malloc(l->nfields * sizeof(*k->lttng_from));
+	if (!k->lttng_from)
+		return -ENOMEM;
+	for (i = 0; i < l->nfields; i++)
+		k->lttng_from[i] = (int16_t)(l->fields[i].from ?
+					     field_at(k->meta, l->fields[i].from) :
+					     -1);
+	return 0;
+}
+
 static int ctf_class_add(struct ctf *c, const struct event *ev, bool raw,
 			 const struct lttng_event *l, const char *syscall,
 			 uint32_t *id)
@@ -38,8 +74,9 @@ static int ctf_class_add(struct ctf *c, const struct event *ev, bool raw,
 		if (!k->syscall)
 			return -ENOMEM;
 	}
-	*id = (uint32_t)c->nclasses++;
-	return 0;
+	c->nclasses++;
+	*id = (uint32_t)c->nclasses - 1;
+	return l ? ctf_class_lttng(k) : 0;
 }
 
 static uint32_t syscall_hash(const struct event_meta *m, const char *name)

@@ -137,18 +137,22 @@ static uint8_t *put_addrs(uint8_t *p, const struct value *v)
 	return p;
 }
 
-/* The fields LTTng's counterpart has, ahead of LKET's. */
-static uint8_t *put_lttng(uint8_t *p, const struct lttng_event *l,
+/* The fields LTTng's counterpart of k has, ahead of LKET's. */
+static uint8_t *put_lttng(uint8_t *p, const struct ctf_class *k,
 			  const struct event *ev, const struct proc *proc,
 			  const struct procmap *procs)
 {
+	const struct lttng_event *l = k->lttng;
 	struct lttng_value v;
 	unsigned int i;
+	int at;
 
 	for (i = 0; i < l->nfields; i++) {
 		const struct lttng_field *f = &l->fields[i];
 
-		lttng_value(f, ev, proc, procs, &v);
+		at = k->lttng_from[i];
+		lttng_value_from(f, ev, at >= 0 && (unsigned int)at < ev->nvalues ?
+				 &ev->v[at] : NULL, proc, procs, &v);
 		p = f->type == LTTNG_STRING ? put_string(p, v.s, v.slen) :
 		    put_int(p, f->type == LTTNG_INT64 ? 8 : 4, v.i);
 	}
@@ -246,7 +250,7 @@ int ctf_put_event(struct ctf *c, struct ctf_stream *s,
 	p = put32(p, (uint32_t)(proc && proc->pid >= 0 ? proc->pid : -1));
 	p = put_string(p, proc ? proc->comm : "", proc ? proc->comm_len : 0);
 	if (k->lttng)
-		p = put_lttng(p, k->lttng, ev, proc, c->trace->procs);
+		p = put_lttng(p, k, ev, proc, c->trace->procs);
 	p = put_fields(p, k, ev);
 	if (k->raw) {
 		p = put32(p, ev->raw_len);

@@ -51,27 +51,27 @@
 #include "output/ctf/ctf.h"
 #include "output/ctf/ctf_int.h"
 #include "output/registry.h"
+#include "util/diag.h"
 #include "util/tmpfile.h"
 
 /* Say what failed, for error(): the path and the errno's words. */
 int ctf_fail(struct ctf *c, const char *path, int err)
 {
-	snprintf(c->failure, sizeof(c->failure), "--ctf %s: %s", path,
-		 strerror(err));
+	text_printf(&c->failure, "--ctf %s: %s", path, strerror(err));
 	return -err;
 }
 
 int ctf_failf(struct ctf *c, int err, const char *fmt, ...)
 {
+	char *what = NULL;
 	va_list ap;
-	int n;
 
-	n = snprintf(c->failure, sizeof(c->failure), "--ctf %s: ", c->dir);
 	va_start(ap, fmt);
-	if (n > 0 && (size_t)n < sizeof(c->failure))
-		vsnprintf(c->failure + n, sizeof(c->failure) - (size_t)n, fmt,
-			  ap);
+	text_vprintf(&what, fmt, ap);
 	va_end(ap);
+	if (what)
+		text_printf(&c->failure, "--ctf %s: %s", c->dir, what);
+	free(what);
 	return -err;
 }
 
@@ -79,7 +79,7 @@ static const char *ctf_error(const struct output *o)
 {
 	const struct ctf *c = (const struct ctf *)o;
 
-	return c->failure[0] ? c->failure : NULL;
+	return c->failure;
 }
 
 static bool is_trace_file(const char *n)
@@ -310,12 +310,16 @@ static void ctf_free(struct output *o)
 	/* not put in place: a failed export leaves nothing */
 	tmpdir_discard(&c->tmp);
 	free(c->streams);
-	for (i = 0; i < c->nclasses; i++)
+	for (i = 0; i < c->nclasses; i++) {
 		free(c->classes[i].syscall);
+		free(c->classes[i].lttng_from);
+	}
+	ctf_call_names_free(c);
 	free(c->syscalls.slots);
 	free(c->classes);
 	free(c->class_id);
 	free(c->dir);
+	free(c->failure);
 	free(c);
 }
 
@@ -332,6 +336,7 @@ int output_ctf_new(struct output **o, const char *dir, bool replace,
 		.free = ctf_free,
 	};
 	struct ctf *c = calloc(1, sizeof(*c));
+	size_t i;
 
 	if (!c)
 		return -ENOMEM;
@@ -347,6 +352,8 @@ int output_ctf_new(struct output **o, const char *dir, bool replace,
 		ctf_free(&c->o);
 		return -ENOMEM;
 	}
+	for (i = 0; i < LKET_NR_EVENTS; i++)
+		c->call_of_return[i] = lttng_syscall_of_return((int)i);
 	if (getrandom(c->uuid, sizeof(c->uuid), 0) != sizeof(c->uuid))
 		memset(c->uuid, 0x4c, sizeof(c->uuid));
 	c->uuid[6] = (uint8_t)((c->uuid[6] & 0x0f) | 0x40);

@@ -21,6 +21,7 @@
  * come interleaved), and all of them when PENDING_MAX bytes wait.
  */
 #include <errno.h>
+#include <limits.h>
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,32 +83,35 @@ static struct pg *pg_of(struct sql_output *so)
 	return (struct pg *)so;
 }
 
-/* libpq's message s without the line break and spaces it ends with */
-static const char *trim(char *out, size_t size, const char *s)
+/* The length of libpq's message s without the line break and spaces it
+ * ends with. */
+static int trimmed(const char *s)
 {
-	size_t n = (size_t)snprintf(out, size, "%s", s);
+	size_t n = strlen(s);
 
-	for (n = n < size ? n : size - 1; n && (out[n - 1] == '\n' ||
-						 out[n - 1] == ' '); n--)
-		out[n - 1] = '\0';
-	return out;
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		n--;
+	return n > INT_MAX ? INT_MAX : (int)n;
 }
 
-/* A failure: a negative errno, and the server's words. */
+/* A failure: a negative errno, and the server's words, whole. */
 static int fail(struct pg *p, PGconn *conn, const PGresult *res)
 {
 	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) :
 			    NULL;
-	char msg[512];
+	const char *msg = res && *PQresultErrorMessage(res) ?
+			  PQresultErrorMessage(res) : PQerrorMessage(conn);
+	int n = trimmed(msg);
 
-	trim(msg, sizeof(msg), res && *PQresultErrorMessage(res) ?
-	     PQresultErrorMessage(res) : PQerrorMessage(conn));
+	if (PQstatus(conn) == CONNECTION_BAD && !n)
+		return sql_fail(&p->so, -ECONNRESET,
+				"PostgreSQL: the connection to the server was lost");
 	if (PQstatus(conn) == CONNECTION_BAD)
-		return sql_fail(&p->so, -ECONNRESET, "PostgreSQL: %s",
-				msg[0] ? msg : "the connection to the server was lost");
+		return sql_fail(&p->so, -ECONNRESET, "PostgreSQL: %.*s", n,
+				msg);
 	return sql_fail(&p->so, state && !strcmp(state, "42501") ? -EACCES :
 			state && !strncmp(state, "53", 2) ? -ENOSPC : -EIO,
-			"PostgreSQL: %s", msg);
+			"PostgreSQL: %.*s", n, msg);
 }
 
 static int exec_on(struct pg *p, PGconn *conn, const char *sql)
@@ -522,7 +526,8 @@ static int pg_open(struct sql_output *so)
 	struct pg *p = pg_of(so);
 	const char *params[1] = { p->opt.schema };
 	char ident[2 * SQL_NAME_MAX + 3], lit[4 * SQL_NAME_MAX + 8];
-	char sql[sizeof(drop_host_fn) + 4 * sizeof(lit)], msg[512];
+	char sql[sizeof(drop_host_fn) + 4 * sizeof(lit)];
+	const char *msg;
 	PGresult *res;
 	int ret, old;
 
@@ -533,12 +538,13 @@ static int pg_open(struct sql_output *so)
 	if (!p->conn || !p->ddl)
 		return -ENOMEM;
 	if (PQstatus(p->conn) != CONNECTION_OK ||
-	    PQstatus(p->ddl) != CONNECTION_OK)
+	    PQstatus(p->ddl) != CONNECTION_OK) {
+		msg = PQerrorMessage(PQstatus(p->conn) != CONNECTION_OK ?
+				     p->conn : p->ddl);
 		return sql_fail(so, -ECONNREFUSED,
-				"PostgreSQL: cannot connect: %s",
-				trim(msg, sizeof(msg), PQerrorMessage(
-				     PQstatus(p->conn) != CONNECTION_OK ?
-				     p->conn : p->ddl)));
+				"PostgreSQL: cannot connect: %.*s",
+				trimmed(msg), msg);
+	}
 	sql_ident(ident, p->opt.schema);
 	sql_literal(lit, ident);
 	snprintf(p->lock, sizeof(p->lock),

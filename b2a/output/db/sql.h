@@ -251,7 +251,8 @@ struct sql_output {
 	size_t stacks_size, nstacks;
 	char *stack_text;		/* a stacks row's text */
 	size_t stack_text_size;
-	char error[512];	/* what the database said, "" if nothing */
+	char *error;		/* what the database said, whole; NULL:
+				   nothing */
 };
 
 extern const struct output_ops sql_output_ops;

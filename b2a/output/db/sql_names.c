@@ -181,15 +181,13 @@ static void note(const struct sql_schema *s, const char *fmt, ...)
 
 static void note(const struct sql_schema *s, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
 	if (!s->diag)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vdiagf(s->diag, DIAG_NOTE, s->label, -1, fmt, ap);
 	va_end(ap);
-	diagf(s->diag, DIAG_NOTE, s->label, -1, "%s", msg);
 }
 
 static bool col_taken(const struct sql_table *t, unsigned int n,
@@ -218,28 +216,26 @@ static bool col_taken_before(const char *name, const void *ctx)
 	return col_taken(c->t, c->n, name);
 }
 
-/* Column n of t, for a field named name. */
+/*
+ * Column n of t, for a field named name: the name, f_ in front when a
+ * common or a system column has it (f_tid, f_xmin); met again in the
+ * event, numbered as JSON numbers its keys (x, x_2; f_tid, f_tid_2:
+ * meta_unique_name()), cut to SQL_NAME_MAX - 1 bytes.
+ */
 static void name_column(const struct sql_schema *s, struct sql_table *t,
 			unsigned int n, const char *name)
 {
 	const struct cols_before before = { t, n };
+	bool common = IN(common_cols, name);
 	char base[SQL_NAME_MAX];
 	unsigned int k;
 
-	sql_name(base, SQL_NAME_MAX - 1, "", name);
-	if (!col_taken(t, n, base)) {
-		strcpy(t->cols[n], base);
-		if (strlen(name) >= SQL_NAME_MAX)
-			note(s, "table %s: field %s is column %s", t->name,
-			     name, t->cols[n]);
-		return;
-	}
-	/* f_tid, then f_tid_2 ...: JSON's keys' numbers */
-	sql_name(base, SQL_NAME_MAX - 1, "f_", name);
+	sql_name(base, SQL_NAME_MAX - 1,
+		 common || IN(system_cols, name) ? "f_" : "", name);
 	k = meta_unique_name(t->cols[n], SQL_NAME_MAX - 1, base,
 			     col_taken_before, &before);
 	/* f_tid for a field named like a common column: the rule itself */
-	if (k > 1 || !IN(common_cols, name))
+	if (strcmp(t->cols[n], name) && (k > 1 || !common))
 		note(s, "table %s: field %s is column %s", t->name, name,
 		     t->cols[n]);
 }

@@ -14,6 +14,7 @@
 #include "analysis/report.h"
 #include "output/db/sql.h"
 #include "output/line/outfmt.h"
+#include "util/diag.h"
 
 static struct sql_output *sql_of(struct output *o)
 {
@@ -24,10 +25,10 @@ int sql_fail(struct sql_output *so, int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (so->error[0])
+	if (so->error)
 		return err;
 	va_start(ap, fmt);
-	vsnprintf(so->error, sizeof(so->error), fmt, ap);
+	text_vprintf(&so->error, fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -185,15 +186,30 @@ static struct sql_value *row_host(struct sql_output *so, unsigned int h)
 
 /*
  * The databases' integers are signed 64-bit: a time past 2^63 - 1 ns
- * would wrap to a negative one.  Refused, in words.
+ * would wrap to a negative one.  The row of such a time (a corrupt time
+ * stamp, say) is not stored, and said as damage; the others are, as
+ * lket.out has them all.  true: ts fits.
  */
-static int time_fits(struct sql_output *so, uint64_t ts)
+static bool time_fits(struct sql_output *so, uint64_t ts, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static bool time_fits(struct sql_output *so, uint64_t ts, const char *fmt, ...)
 {
+	char *what = NULL;
+	va_list ap;
+
 	if (ts <= INT64_MAX)
-		return 0;
-	return sql_fail(so, -ERANGE,
-			"%s: time %llu ns is past the databases' 64-bit signed integers (2^63 - 1 ns): not stored",
-			so->name, (unsigned long long)ts);
+		return true;
+	if (!so->schema.diag)
+		return false;
+	va_start(ap, fmt);
+	text_vprintf(&what, fmt, ap);
+	va_end(ap);
+	diagf(so->schema.diag, DIAG_DAMAGE, so->name, -1,
+	      "%s at %llu ns: past the databases' 64-bit signed integers (2^63 - 1 ns), not stored",
+	      what ? what : "a row", (unsigned long long)ts);
+	free(what);
+	return false;
 }
 
 static struct sql_value *put_common(struct sql_value *v,
@@ -399,9 +415,12 @@ static int sql_event(struct output *o, const struct event *ev,
 	if (ret < 0)
 		return failed(so, ret);
 	h = (unsigned int)ret;
-	ret = time_fits(so, ev->rec->timestamp);
-	if (ret)
-		return ret;
+	if (!time_fits(so, ev->rec->timestamp,
+		       "the event %s of CPU %u (its record at offset %llu)",
+		       ev->meta && ev->meta->named ? ev->meta->name :
+		       "without metadata", ev->cpu,
+		       (unsigned long long)ev->rec->offset))
+		return 0;
 	if (!so->hosts[h].events)
 		so->hosts[h].first_ts = ev->rec->timestamp;
 	so->hosts[h].events++;
@@ -454,8 +473,13 @@ static int sql_lost(struct output *o, const struct seq_gap *g)
 	if (h < 0)
 		return failed(so, h);
 	so->hosts[h].lost += seq_gap_count(g);
+	if (!time_fits(so, g->after_ts, "the row of %s lost after it",
+		       g->records ? "records" : "flushes"))
+		return 0;
 	v = put_int(row_host(so, (unsigned int)h), (int64_t)g->after_ts);
-	v = g->before_ts ? put_int(v, (int64_t)g->before_ts) : put_null(v);
+	/* an end past them: not known */
+	v = g->before_ts && g->before_ts <= INT64_MAX ?
+	    put_int(v, (int64_t)g->before_ts) : put_null(v);
 	v = put_int(v, (int64_t)seq_gap_count(g));
 	/* dropped records: no flush numbers */
 	v = g->records ? put_null(v) : put_int(v, g->first);
@@ -474,8 +498,9 @@ static int sql_process(struct output *o, uint64_t ts, const struct proc *p,
 
 	if (h < 0)
 		return failed(so, h);
-	if (time_fits(so, ts))
-		return -ERANGE;
+	if (!time_fits(so, ts, "the process row (%s) of thread %d", event,
+		       p->tid))
+		return 0;
 	v = put_int(row_host(so, (unsigned int)h), (int64_t)ts);
 	v = put_int(v, p->tid);
 	v = put_known(v, p->pid);
@@ -651,7 +676,7 @@ static const char *sql_error(const struct output *o)
 {
 	const struct sql_output *so = (const struct sql_output *)o;
 
-	return so->error[0] ? so->error : NULL;
+	return so->error;
 }
 
 static void sql_free(struct output *o)
@@ -672,6 +697,7 @@ static void sql_free(struct output *o)
 	free(so->row);
 	free(so->scratch);
 	free(so->by_id);
+	free(so->error);
 	free(so);
 }
 

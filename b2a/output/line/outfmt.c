@@ -12,6 +12,7 @@
 #include "decode/meta.h"
 #include "output/line/outfmt.h"
 #include "runtime/lket_format.h"
+#include "util/diag.h"
 #include "util/outbuf.h"
 
 int timefmt_begin(struct timefmt *tf, const struct trace_info *trace)
@@ -27,11 +28,17 @@ int timefmt_check(struct timefmt *tf)
 		return -ENODATA;
 	if (!tf->overflow)
 		return 0;
-	snprintf(tf->error, sizeof(tf->error),
-		 "-t wall: the trace header's wall-clock offset %lld ns puts time %llu out of 0 to 2^64 ns since 1970 (years 1970 to 2554): not converted",
-		 (long long)tf->trace->wall_offset,
-		 (unsigned long long)tf->overflow_ts);
+	text_printf(&tf->error,
+		    "-t wall: the trace header's wall-clock offset %lld ns puts time %llu out of 0 to 2^64 ns since 1970 (years 1970 to 2554): not converted",
+		    (long long)tf->trace->wall_offset,
+		    (unsigned long long)tf->overflow_ts);
 	return -ERANGE;
+}
+
+void timefmt_free(struct timefmt *tf)
+{
+	free(tf->error);
+	tf->error = NULL;
 }
 
 int line_output_begin(struct output *o, const struct trace_info *trace)
@@ -56,7 +63,7 @@ const char *line_output_error(const struct output *o)
 {
 	const struct line_output *lo = (const struct line_output *)o;
 
-	return lo->time.error[0] ? lo->time.error : NULL;
+	return lo->time.error;
 }
 
 /*
@@ -76,6 +83,7 @@ void line_output_free(struct output *o)
 	struct line_output *lo = (struct line_output *)o;
 
 	outbuf_free(&lo->ob);
+	timefmt_free(&lo->time);
 	free(lo);
 }
 

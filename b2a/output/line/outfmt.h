@@ -34,7 +34,7 @@ struct timefmt {
 	bool no_header;
 	bool overflow;
 	uint64_t overflow_ts;
-	char error[160];
+	char *error;		/* what was refused, whole; NULL: nothing */
 };
 
 /*
@@ -70,6 +70,7 @@ const char *line_output_error(const struct output *o);
 /* The same checks, for what formats times without a line output. */
 int timefmt_begin(struct timefmt *tf, const struct trace_info *trace);
 int timefmt_check(struct timefmt *tf);
+void timefmt_free(struct timefmt *tf);
 /* Frees what line_output_new() allocated, for outputs that add to it. */
 void line_output_free(struct output *o);
 

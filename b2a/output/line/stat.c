@@ -374,6 +374,7 @@ static void stat_free(struct output *o)
 	free(s->procs);
 	cputime_free(&s->cpu_time);
 	outbuf_free(&s->ob);
+	timefmt_free(&s->time);
 	free(s);
 }
 
@@ -389,7 +390,7 @@ static const char *stat_error(const struct output *o)
 {
 	const struct stat_out *s = (const struct stat_out *)o;
 
-	return s->time.error[0] ? s->time.error : NULL;
+	return s->time.error;
 }
 
 static const struct output_ops stat_ops = {

@@ -3,6 +3,7 @@
 #include "unit.h"
 #include "svg_fixture.h"
 
+#include "analysis/filter.h"
 #include "analysis/report.h"
 #include "output/chart/chart.h"
 #include "output/output.h"
@@ -85,6 +86,7 @@ static void test_out_histogram(void **state)
 static char *picture(const uint64_t *lat, size_t n)
 {
 	struct stream s = { .swap = host_big_endian() };
+	const struct selection sel = { .passed = true, .record = true };
 	uint8_t rec[2][29] = { SYSCALL(0, 1), SYSCALL(0, 2) };
 	char path[PATH_MAX_UNIT], *svg = malloc(1 << 16);
 	uint64_t ts = 1000;
@@ -113,7 +115,7 @@ static char *picture(const uint64_t *lat, size_t n)
 		s.rec.timestamp = ts;
 		s.rec.id = LKET_ID(5, 1, 1 + k, 0);
 		assert_int_equal(decode_record(&meta, &s, &ev), 0);
-		assert_int_equal(report_event(r, &ev, NULL, true), 0);
+		assert_int_equal(report_event(r, &ev, NULL, &sel), 0);
 		ts += k ? 1000 : lat[i / 2];
 	}
 	assert_int_equal(report_finish(r), 0);

@@ -284,17 +284,16 @@ static void put_time(struct outbuf *w, uint64_t ns)
 		      (unsigned long long)(ns % 1000000000));
 }
 
-int critpath_write(struct critpath *c, int fd)
+/* What is still open ends with the trace; the path walked anew (newest
+ * segment first in c->path).  0 or -ENOMEM; *th the thread, NULL when
+ * the trace has none of its switches. */
+static int walk_path(struct critpath *c, struct thread **th)
 {
-	struct outbuf ob, *w = &ob;
 	struct u64map_slot *slot = u64map_find(&c->by_tid, (uint32_t)c->tid);
-	uint64_t sum[4] = { 0 }, mine[4] = { 0 }, from, to;
 	struct thread *t;
-	const struct seg *s;
-	size_t i, k;
+	size_t i;
 	int ret;
 
-	/* what is still open ends with the trace */
 	for (i = 0; i < c->nth; i++) {
 		ret = seg_close(&c->th[i], c->last, NO_WAKER);
 		if (ret)
@@ -302,19 +301,56 @@ int critpath_write(struct critpath *c, int fd)
 	}
 	c->npath = 0;
 	t = slot ? &c->th[slot->val] : NULL;
-	from = t && t->n ? t->s[0].start : 0;
-	to = t && t->n ? t->s[t->n - 1].end : 0;
-	if (t && t->n) {
-		ret = walk(c, c->tid, from, to, 0);
-		if (ret)
-			return ret;
+	*th = t && t->n ? t : NULL;
+	if (!*th)
+		return 0;
+	return walk(c, c->tid, t->s[0].start, t->s[t->n - 1].end, 0);
+}
+
+int critpath_each(struct critpath *c, critpath_fn fn, void *ctx)
+{
+	struct critpath_seg out;
+	const struct seg *s;
+	struct thread *t;
+	size_t k;
+	int ret = walk_path(c, &t);
+
+	for (k = c->npath; !ret && k-- > 0;) {
+		s = &c->path[k];
+		out = (struct critpath_seg){
+			.start = s->start, .end = s->end, .tid = s->tid,
+			.waker = s->waker, .depth = s->depth,
+			.state = s->state == SEG_RUNNING ? CRITPATH_RUNNING :
+				 s->state == SEG_RUNNABLE ? CRITPATH_RUNNABLE :
+				 s->state == SEG_BLOCKED ? CRITPATH_BLOCKED :
+				 CRITPATH_BLOCKED_ON,
+			.comm = comm_of(c, s->tid),
+		};
+		ret = fn(ctx, &out);
 	}
+	return ret;
+}
+
+int critpath_write(struct critpath *c, int fd)
+{
+	struct outbuf ob, *w = &ob;
+	uint64_t sum[4] = { 0 }, mine[4] = { 0 }, from, to;
+	struct thread *t;
+	const struct seg *s;
+	size_t k;
+	int ret;
+
+	ret = walk_path(c, &t);
+	if (ret)
+		return ret;
+	from = t ? t->s[0].start : 0;
+	to = t ? t->s[t->n - 1].end : 0;
 	ret = outbuf_init(w, fd, 8192);
 	if (ret)
 		return ret;
 	outbuf_printf(w, "# lket-b2a critical path of thread %d (%s)", c->tid,
 		      comm_of(c, c->tid));
-	if (!t || !t->n) {
+	if (!t) {
 		outbuf_printf(w, ": no context switch of it in the trace\n");
 		goto out;
 	}

@@ -49,9 +49,13 @@ B2A_LIBS = -lsqlite3 -lpq -ldw -lelf
 B2A_OBJS = $(B2A_MODULES:%=$(BUILD)/b2a/%.o)
 ASAN_OBJS = $(B2A_MODULES:%=$(BUILD)/asan/b2a/%.o)
 B2A_HEADERS = $(shell find b2a -name '*.h') runtime/lket_format.h runtime/lket_ids.h \
-	      runtime/lket_events.def
-# headers are named by their layer ("util/diag.h"), the runtime's from the top
-B2A_INC = -Ib2a -I.
+	      runtime/lket_events.def $(PF_FIELDS)
+# headers are named by their layer ("util/diag.h"), the runtime's from the
+# top, what is made from a schema from $(BUILD)/gen
+B2A_INC = -Ib2a -I. -I$(BUILD)/gen
+# the Perfetto export's field numbers, from its schema (tools/pf-fields.awk)
+PF_PROTO = b2a/output/perfetto/lket_perfetto.proto
+PF_FIELDS = $(BUILD)/gen/pf_fields.h
 
 # what make check compiles with, a job per core (the tests run one at a time)
 JOBS := $(shell nproc 2>/dev/null || echo 1)
@@ -68,6 +72,10 @@ GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
 all: $(BUILD)/lket-b2a $(BUILD)/lket-rotate $(BUILD)/lket-gen $(GENERATED)
 
 PG_CFLAGS = -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
+
+$(PF_FIELDS): $(PF_PROTO) tools/pf-fields.awk
+	@mkdir -p $(@D)
+	awk -f tools/pf-fields.awk $(PF_PROTO) $(PF_PROTO) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/b2a/%.o: b2a/%.c $(B2A_HEADERS)
 	@mkdir -p $(@D)
@@ -343,6 +351,6 @@ install: all
 	install -m 644 $(BUILD)/man/lket.5 $(DESTDIR)$(MANDIR)/man5/
 
 clean:
-	rm -rf $(BUILD)/b2a $(BUILD)/asan $(BUILD)/unit $(BUILD)/lket-* \
+	rm -rf $(BUILD)/b2a $(BUILD)/asan $(BUILD)/unit $(BUILD)/gen $(BUILD)/lket-* \
 		$(BUILD)/man $(BUILD)/golden $(BUILD)/fuzz $(BUILD)/svg tapset/lket_catalogue.stp \
 		tapset/lket_aliases.stp

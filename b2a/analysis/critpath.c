@@ -307,6 +307,11 @@ static int walk_path(struct critpath *c, struct thread **th)
 	return walk(c, c->tid, t->s[0].start, t->s[t->n - 1].end, 0);
 }
 
+int32_t critpath_tid(const struct critpath *c)
+{
+	return c->tid;
+}
+
 int critpath_each(struct critpath *c, critpath_fn fn, void *ctx)
 {
 	struct critpath_seg out;

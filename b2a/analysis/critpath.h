@@ -53,6 +53,9 @@ struct critpath_seg {
 
 typedef int (*critpath_fn)(void *ctx, const struct critpath_seg *s);
 
+/* The thread whose path it is. */
+int32_t critpath_tid(const struct critpath *c);
+
 /* The path walked at the trace's end, each segment in critpath_write()'s
  * order to fn, until it returns other than 0 (returned). */
 int critpath_each(struct critpath *c, critpath_fn fn, void *ctx);

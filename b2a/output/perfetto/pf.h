@@ -329,6 +329,9 @@ int pf_thread_track(struct pf *p, struct pf_host *h, uint32_t tid,
 		    const struct proc *proc, uint64_t *uuid);
 int pf_track_event(struct pf *p, struct pf_host *h, struct pf_class *c,
 		   const struct event *ev, const struct proc *proc);
+/* The stacks of a kernel event's record, if it has any, as an instant. */
+int pf_track_stacks(struct pf *p, struct pf_host *h, struct pf_class *c,
+		    const struct event *ev, const struct proc *proc);
 /* An instant or slice edge of no record: name on track uuid at ts. */
 int pf_track_mark(struct pf *p, struct pf_host *h, uint64_t uuid,
 		  uint64_t ts, int type, const char *name,

@@ -216,9 +216,9 @@ static void classify(struct pf_class *c, const struct pf_host *h,
 	/* group 0 but the task records: metadata, no event */
 	if (ev->group == LKET_GROUP_LKET && c->kind == PF_TRACK)
 		c->kind = PF_NOTHING;
-	/* a system call Perfetto has no number of is a track event */
-	if (c->kind == PF_TRACK || c->kind == PF_SYS_ENTER ||
-	    c->kind == PF_SYS_EXIT)
+	/* a system call Perfetto has no number of is a track event, and a
+	 * kernel event's stacks are one */
+	if (c->kind != PF_NOTHING)
 		classify_track(c, ev);
 }
 

@@ -318,6 +318,8 @@ int pf_event(struct pf *p, const struct event *ev, const struct proc *proc)
 							     PF_F_NEXT_PID, -1));
 		if (!ret)
 			ret = pf_kernel_event(p, h, c, ev, proc);
+		if (!ret && ev->naddrs)
+			ret = pf_track_stacks(p, h, c, ev, proc);
 		if (!ret && c->sched)
 			ret = pf_sched_flows(p, h, c, ev, proc);
 		return ret;

@@ -16,7 +16,9 @@
  * The first call stack of a record (an ADDRS field: lket_stack()) is the
  * event's callstack, its frames interned and named as lket-b2a
  * symbolises them; a record's other stacks are arguments, a frame a
- * string each.  The process snapshot is Perfetto's process tree.
+ * string each.  A kernel event has no stack in Perfetto: its record's
+ * stacks are an instant of their own on its thread's track, named as
+ * the record.  The process snapshot is Perfetto's process tree.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -141,10 +143,11 @@ static int put_stack(struct pf *p, const struct value *v)
 	return ret;
 }
 
-/* The record's fields as arguments; its first stack as *stack. */
+/* The record's fields as arguments (its stacks alone, stacks_only);
+ * its first stack as *stack. */
 static int put_args(struct pf *p, struct pf_host *h,
 		    const struct pf_class *c, const struct event *ev,
-		    uint64_t *stack)
+		    bool stacks_only, uint64_t *stack)
 {
 	struct pbuf *b = &p->out;
 	const struct value *v;
@@ -157,7 +160,11 @@ static int put_args(struct pf *p, struct pf_host *h,
 
 	for (i = 0; !ret && i < ev->nvalues && i < 2 * META_MAX_FIELDS; i++) {
 		v = &ev->v[i];
-		if (v->f->type == LKET_ADDRS && !*stack && v->n) {
+		/* an empty stack says nothing */
+		if ((stacks_only && v->f->type != LKET_ADDRS) ||
+		    (v->f->type == LKET_ADDRS && !v->n))
+			continue;
+		if (v->f->type == LKET_ADDRS && !*stack) {
 			ret = pf_intern_stack(&h->in, v->a, v->syms, v->n,
 					      stack);
 			continue;
@@ -186,7 +193,7 @@ static int put_args(struct pf *p, struct pf_host *h,
 			ret = pb_close(b);
 	}
 	/* what did not match the metadata, in hex as lket.out has it */
-	if (!ret && ev->raw_len) {
+	if (!ret && ev->raw_len && !stacks_only) {
 		ret = pf_intern_string(&h->in, PF_IN_ARG, "raw", 3, &iid);
 		if (ret)
 			return ret;
@@ -278,18 +285,22 @@ static int event_name(struct pf *p, struct pf_host *h,
 	return ret ? ret : pf_intern_string(&h->in, PF_IN_NAME, s, n, iid);
 }
 
-int pf_track_event(struct pf *p, struct pf_host *h, struct pf_class *c,
-		   const struct event *ev, const struct proc *proc)
+/* ev as a track event; its stacks alone, as an instant (stacks_only:
+ * a kernel event's, which Perfetto has no stack of). */
+static int track_event(struct pf *p, struct pf_host *h, struct pf_class *c,
+		       const struct event *ev, const struct proc *proc,
+		       bool stacks_only)
 {
 	uint64_t ts = ev->rec->timestamp, uuid, stack = 0, name;
 	struct pf_flow_ids fl = { 0 };
 	struct pbuf *b = &p->out;
-	int type, ret;
+	int type = PF_TRACKEVENT_TYPE_INSTANT, ret = 0;
 
-	ret = event_type(h, c, ev, &type);
+	if (!stacks_only)
+		ret = event_type(h, c, ev, &type);
 	if (!ret)
 		ret = pf_thread_track(p, h, ev->tid, proc, &uuid);
-	if (!ret && c->rpc)
+	if (!ret && c->rpc && !stacks_only)
 		pf_rpc_flows(p, h, c, ev, &fl);
 	if (!ret)
 		ret = pf_packet_begin(p, h, ts, args_room(ev));
@@ -308,7 +319,7 @@ int pf_track_event(struct pf *p, struct pf_host *h, struct pf_class *c,
 	PB_UINT(b, PF_TRACKEVENT_TRACK_UUID, uuid);
 	PB_UINT(b, PF_TRACKEVENT_NAME_IID, name);
 	PB_UINT(b, PF_TRACKEVENT_CATEGORY_IIDS, c->cat_iid);
-	ret = put_args(p, h, c, ev, &stack);
+	ret = put_args(p, h, c, ev, stacks_only, &stack);
 	if (ret)
 		return ret;
 	put_flows(b, &fl);
@@ -316,6 +327,23 @@ int pf_track_event(struct pf *p, struct pf_host *h, struct pf_class *c,
 		PB_UINT(b, PF_TRACKEVENT_CALLSTACK_IID, stack);
 	ret = pb_close(b);
 	return ret ? ret : pf_packet_end(p, h);
+}
+
+int pf_track_event(struct pf *p, struct pf_host *h, struct pf_class *c,
+		   const struct event *ev, const struct proc *proc)
+{
+	return track_event(p, h, c, ev, proc, false);
+}
+
+int pf_track_stacks(struct pf *p, struct pf_host *h, struct pf_class *c,
+		    const struct event *ev, const struct proc *proc)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nvalues; i++)
+		if (ev->v[i].f->type == LKET_ADDRS)
+			return track_event(p, h, c, ev, proc, true);
+	return 0;
 }
 
 int pf_track_mark(struct pf *p, struct pf_host *h, uint64_t uuid,

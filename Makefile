@@ -177,6 +177,16 @@ $(BUILD)/asan/b2a/run.o: b2a/main.c $(B2A_HEADERS)
 $(BUILD)/unit/test_main: $(BUILD)/asan/b2a/run.o
 $(BUILD)/unit/test_main: UNIT_EXTRA = $(BUILD)/asan/b2a/run.o
 
+# the Perfetto schema as protoc reads it, which the C constants made
+# from it are checked against (tests/unit/test_pf_fields.c)
+PF_LISTING = $(BUILD)/perfetto/lket_perfetto.fields
+$(PF_LISTING): $(PF_PROTO) tests/perfetto/proto-fields.py tests/perfetto/pbtext.py
+	@mkdir -p $(@D)
+	python3 tests/perfetto/proto-fields.py -I $(dir $(PF_PROTO)) $(PF_PROTO) > $@.tmp
+	mv $@.tmp $@
+$(BUILD)/unit/test_pf_fields: $(PF_LISTING)
+$(BUILD)/unit/test_pf_fields: UNIT_EXTRA = -DPF_FIELDS_LISTING='"$(abspath $(PF_LISTING))"'
+
 # A fresh Debian 12 machine: install what is missing first (apt-get).
 # The other targets' packages, build roots and lket-b2a are made in the
 # background meanwhile (tests/prepare-targets), with what the host's own

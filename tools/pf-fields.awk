@@ -7,9 +7,10 @@
 #	#define PF_M_FIELD		its number
 #	#define PF_M_FIELD__WIRE	its wire type (PB_WT_*, util/pbwire.h)
 # for each value of an enum E inside message M, PF_M_VALUE (PF_VALUE for
-# a top-level enum), and under #ifdef PF_FIELD_FACTS the table
-# pf_field_facts[] of every field as the schema declares it, which
-# tests/unit/test_pf_fields.c checks against protoc's reading of it.
+# a top-level enum), and under #ifdef PF_FIELD_FACTS the tables
+# pf_field_facts[] and pf_enum_facts[] of every field and enum value as
+# the schema declares them, which tests/unit/test_pf_fields.c checks
+# against protoc's reading of it.
 # A line it does not understand stops it: the schema is written one
 # declaration a line (see its head).
 function fail(why) {
@@ -90,6 +91,8 @@ kind[depth] == "enum" && line ~ /^[ \t]*[A-Z_][A-Z0-9_]*[ \t]*=[ \t]*[0-9]+[ \t]
 		;
 	p = depth > 1 ? path(depth - 1) "_" : ""
 	printf "#define PF_%s%s\t%d\n", p, w[i], w[i + 1]
+	values[++nvalues] = sprintf("\t{ \"%s\", \"%s\", %d },",
+				    dotted(depth), w[i], w[i + 1])
 	next
 }
 { fail("not understood") }
@@ -110,6 +113,17 @@ END {
 	print "static const struct pf_field_fact pf_field_facts[] = {"
 	for (i = 1; i <= nfacts; i++)
 		print facts[i]
+	print "};"
+	print ""
+	print "/* every enum value */"
+	print "struct pf_enum_fact {"
+	print "\tconst char *enumeration, *value;"
+	print "\tint number;"
+	print "};"
+	print ""
+	print "static const struct pf_enum_fact pf_enum_facts[] = {"
+	for (i = 1; i <= nvalues; i++)
+		print values[i]
 	print "};"
 	print "#endif"
 	print ""

@@ -106,7 +106,8 @@ static const struct lttng_field *lttng_field_named(const struct lttng_event *l,
 }
 
 /* Kernel event tp of c's event (l its LTTng counterpart): each field's
- * sources found.  A field whose source the trace lacks is left out. */
+ * sources found.  A field whose source the trace lacks (an older trace's
+ * event, with fewer fields) is left out. */
 static void class_tp(struct pf_class *c, const struct lttng_event *l,
 		     const struct pf_tp *tp)
 {
@@ -129,6 +130,9 @@ static void class_tp(struct pf_class *c, const struct lttng_event *l,
 			for (k = 0; k < LTTNG_FROM_MAX; k++)
 				f->from[k] = (int16_t)field_index(c->meta,
 								  names[k]);
+			/* a value the trace does not record: not made up */
+			if (names[0][0] && f->from[0] < 0)
+				continue;
 		} else if (s->src == PF_SRC_LKET) {
 			f->from[0] = (int16_t)field_index(c->meta, s->from);
 			if (f->from[0] < 0)
@@ -142,7 +146,7 @@ static void class_tp(struct pf_class *c, const struct lttng_event *l,
 static void classify_kernel(struct pf_class *c, const struct pf_host *h)
 {
 	const struct event_meta *m = c->meta;
-	const struct lttng_event *l = lttng_event_of_meta(m);
+	const struct lttng_event *l = lttng_event_of(m->ev);
 	const struct pf_tp *tp;
 	unsigned int i;
 

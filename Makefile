@@ -66,6 +66,7 @@ GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
 	    $(BUILD)/man/lket.5 $(BUILD)/man/lket-b2a.1
 
 .PHONY: all check check-unit check-golden check-ctf check-svg check-svg-big check-db \
+	check-perfetto check-perfetto-export \
 	check-fuzz check-package check-rt check-targets check-guest-targets check-catalogue check-tapset check-tools check-guest guest-tests \
 	check-multihost check-stress fuzz-long bench demo install clean
 
@@ -199,7 +200,7 @@ check:
 		$(UNIT_TESTS:%=$(BUILD)/unit/%)
 	tests/prepare-targets --start $(BUILD) $(OTHER_TARGETS)
 	$(MAKE) -j$(JOBS) -O check-unit check-golden check-ctf check-svg check-db \
-		check-fuzz check-catalogue check-tools check-package
+		check-perfetto-export check-fuzz check-catalogue check-tools check-package
 	$(MAKE) check-tapset
 	$(MAKE) check-guest-targets
 	tests/prepare-targets --wait $(BUILD)
@@ -229,6 +230,26 @@ check-ctf: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen \
 	   $(LTTNG_MODULES)/unpacked
 	LTTNG_MODULES_SRC=$$(cat $(LTTNG_MODULES)/unpacked) tests/ctf/run.sh $(BUILD)
 
+# --perfetto as a file is written: standard output, signals during an
+# export, flat memory (its traces' contents: check-golden's perfetto cases)
+check-perfetto-export: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen
+	tests/perfetto/export.sh $(BUILD)
+
+# --perfetto's traces read by Perfetto's own trace processor, asserted
+# with SQL against lket-b2a's own view of them (a table: a row per
+# assertion, a column per trace): generated traces, and PERFETTO_TRACES
+# (the guest tests' traces: folders or prefixes).  The trace processor:
+# TRACE_PROCESSOR, else $(BUILD)/perfetto/trace_processor_shell, else one
+# built from PERFETTO_SRC (tests/perfetto/build-tp.sh); without any, it
+# is skipped and says so.  PERFETTO_SRC also checks the schema against
+# Perfetto's published protos.
+PERFETTO_SRC ?=
+TRACE_PROCESSOR ?=
+PERFETTO_TRACES ?=
+check-perfetto: $(BUILD)/lket-b2a $(BUILD)/lket-gen
+	PERFETTO_SRC="$(PERFETTO_SRC)" TRACE_PROCESSOR="$(TRACE_PROCESSOR)" \
+		tests/perfetto/run.sh $(BUILD) $(PERFETTO_TRACES)
+
 # --timechart and --histogram: valid SVG, the lanes and markers of
 # lket.out, rendered by chromium into $(BUILD)/svg/*/*/*.png
 check-svg: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen
@@ -244,13 +265,13 @@ check-db: $(BUILD)/lket-b2a $(BUILD)/lket-gen
 	tests/db/run.sh $(BUILD)
 
 FUZZ_SECONDS ?= 60
-check-fuzz:
+check-fuzz: $(PF_FIELDS)
 	tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
 
 # Hours of fuzzing, not in make check: FUZZ_SECONDS from the command line
 # or the environment, else 4 hours.  What it finds stays in
 # $(BUILD)/fuzz/corpus for the next run.
-fuzz-long: $(BUILD)/lket-gen
+fuzz-long: $(BUILD)/lket-gen $(PF_FIELDS)
 	tests/fuzz/run.sh $(BUILD) $(if $(filter file,$(origin FUZZ_SECONDS)),14400,$(FUZZ_SECONDS))
 
 check-catalogue: all

@@ -436,6 +436,10 @@ case_perfetto_junk() {
 	$gen golden t && head -c 300 /dev/zero | tr '\0' 'J' > t_1
 	echo -f json --perfetto t.pftrace t; }
 case_perfetto_moved() { $gen moved t; echo -f json --perfetto t.pftrace t; }
+# a wall-clock offset near 2^63 ns: no REALTIME past 2262 (nor an
+# overflow under UBSan)
+case_perfetto_wall_big() {
+	$gen -w 9223372035854775000 golden t; echo -f json --perfetto t.pftrace t; }
 # not over an input, nor two whole documents on standard output
 case_clash_perfetto() {
 	$gen golden t && cksum t_0 t_1 > keep; echo --perfetto t_1 t; }

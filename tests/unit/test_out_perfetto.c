@@ -85,6 +85,16 @@ static void test_machine(void **state)
 	/* a trace of no event: its stats all the same */
 	assert_true(pf_packet_with(&r, PF_TRACEPACKET_TRACE_STATS, 0, &pkt));
 	free(r.data);
+
+	/* a date past 2262: BOOTTIME alone (no overflow under UBSan) */
+	info.wall_offset = INT64_MAX - 10;
+	pf_run_begin(&r, "late.pftrace", &info);
+	pf_run_finish(&r);
+	assert_true(pf_packet_with(&r, PF_TRACEPACKET_CLOCK_SNAPSHOT, 0,
+				   &pkt));
+	cs = pbr_sub(&pkt, PF_TRACEPACKET_CLOCK_SNAPSHOT, 0);
+	assert_int_equal(pbr_count(cs.p, cs.len, PF_CLOCKSNAPSHOT_CLOCKS), 1);
+	free(r.data);
 }
 
 static void test_hosts(void **state)

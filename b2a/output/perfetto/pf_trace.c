@@ -247,7 +247,11 @@ static int clock_snapshot(struct pf *p, struct pf_host *h)
 	const struct trace_info *ref = p->hosts[0].info;
 	struct pbuf *b = &p->out;
 	uint64_t t = h->info->first_ts;
-	int64_t wall = (int64_t)t + ref->wall_offset;
+	int64_t wall = 0;
+	/* a date past 2262 (or before 1970) is no REALTIME */
+	bool dated = ref->have_header && t <= INT64_MAX &&
+		     !__builtin_add_overflow((int64_t)t, ref->wall_offset,
+					     &wall) && wall >= 0;
 	int ret = pb_reserve(b, 16 * PB_FIELD_MAX);
 
 	if (ret)
@@ -255,7 +259,7 @@ static int clock_snapshot(struct pf *p, struct pf_host *h)
 	pf_packet_head(p, h, 0);
 	PB_OPEN(b, PF_TRACEPACKET_CLOCK_SNAPSHOT);
 	clock(b, PF_BUILTIN_CLOCK_BOOTTIME, t);
-	if (ref->have_header && wall >= 0)
+	if (dated)
 		clock(b, PF_BUILTIN_CLOCK_REALTIME, (uint64_t)wall);
 	PB_UINT(b, PF_CLOCKSNAPSHOT_PRIMARY_TRACE_CLOCK,
 		PF_BUILTIN_CLOCK_BOOTTIME);

@@ -7,7 +7,8 @@
  * argument of its type (hex unsigned, an address a pointer, a string
  * with control bytes escaped as lket-b2a escapes them); the first stack
  * the callstack, another an argument, a kernel event's stacks an instant;
- * the process snapshot one process tree.
+ * the process snapshot one process tree, a task record's name one of its
+ * own.
  */
 #include "pf_fixture.h"
 
@@ -229,6 +230,53 @@ static void test_process_tree(void **state)
 	free(r.data);
 }
 
+/* The task records' names in the process tree too, each at its time:
+ * Perfetto names threads by it before the kernel's renames. */
+static void test_tree_tasks(void **state)
+{
+	const struct pf_fv task[] = { PF_I(30), PF_I(10), PF_I(1),
+				      PF_STR("ten") };
+	const struct pf_fv exec[] = { PF_I(10), PF_I(10),
+				      PF_STR("/usr/bin/dd") };
+	struct pf_run r;
+	struct record rec;
+	struct event ev;
+	struct pbf pkt, tree, t, s;
+
+	(void)state;
+	pf_run_begin(&r, "tasks.pftrace", &info);
+	pf_event_of(&ev, &rec, LKET_GROUP_LKET, LKET_HOOK_TASK_NEW, 1000, 10,
+		    0, task, 4);
+	assert_int_equal(r.o->ops->task(r.o, &ev, NULL), 0);
+	pf_event_of(&ev, &rec, LKET_GROUP_LKET, LKET_HOOK_TASK_EXEC, 1100, 10,
+		    0, exec, 3);
+	assert_int_equal(r.o->ops->task(r.o, &ev, NULL), 0);
+	pf_run_finish(&r);
+	/* a new thread: the thread alone, named */
+	assert_true(pf_packet_with(&r, PF_TRACEPACKET_PROCESS_TREE, 0, &pkt));
+	assert_int_equal(pbr_u(&pkt, PF_TRACEPACKET_TIMESTAMP, 0), 1000);
+	tree = pbr_sub(&pkt, PF_TRACEPACKET_PROCESS_TREE, 0);
+	assert_int_equal(pbr_count(tree.p, tree.len,
+				   PF_PROCESSTREE_PROCESSES), 0);
+	t = pbr_sub(&tree, PF_PROCESSTREE_THREADS, 0);
+	assert_int_equal(pbr_u(&t, PF_PROCESSTREE_THREAD_TID, 0), 30);
+	assert_int_equal(pbr_u(&t, PF_PROCESSTREE_THREAD_TGID, 0), 10);
+	/* an exec of a main thread: its process, by the file's name */
+	assert_true(pf_packet_with(&r, PF_TRACEPACKET_PROCESS_TREE, 1, &pkt));
+	assert_int_equal(pbr_u(&pkt, PF_TRACEPACKET_TIMESTAMP, 0), 1100);
+	tree = pbr_sub(&pkt, PF_TRACEPACKET_PROCESS_TREE, 0);
+	t = pbr_sub(&tree, PF_PROCESSTREE_PROCESSES, 0);
+	s = pbr_sub(&t, PF_PROCESSTREE_PROCESS_CMDLINE, 0);
+	assert_true(pbr_streq(&s, "dd"));
+	t = pbr_sub(&tree, PF_PROCESSTREE_THREADS, 0);
+	s = pbr_sub(&t, PF_PROCESSTREE_THREAD_NAME, 0);
+	assert_true(pbr_streq(&s, "dd"));
+	/* no thread descriptor names a thread (it would outrank these) */
+	assert_false(pf_packet_with(&r, PF_TRACEPACKET_TRACK_DESCRIPTOR, 0,
+				    &pkt));
+	free(r.data);
+}
+
 UNIT_MAIN("pf_track", setup, teardown,
 	  UNIT_TEST(test_pairs), UNIT_TEST(test_kernel_stack),
-	  UNIT_TEST(test_process_tree))
+	  UNIT_TEST(test_process_tree), UNIT_TEST(test_tree_tasks))

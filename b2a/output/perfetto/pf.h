@@ -62,6 +62,11 @@ enum pf_role { PF_INSTANT, PF_ENTRY, PF_RETURN };
 enum pf_rpc_role { PF_RPC_NONE, PF_RPC_EXECUTE, PF_RPC_RELEASE,
 		   PF_RPC_PROCESS, PF_RPC_SEND };
 
+/* A task record's part in the process tree: a new task (its name), an
+ * exec (the file's), a rename. */
+enum pf_tree_role { PF_TREE_NONE, PF_TREE_NEW, PF_TREE_EXEC,
+		    PF_TREE_RENAME };
+
 /* Its part in scheduling, for wake-up flows and idle CPUs. */
 enum pf_sched_role { PF_SCHED_NONE, PF_SCHED_WAKEUP, PF_SCHED_SWITCH };
 
@@ -70,6 +75,7 @@ enum pf_field {
 	PF_F_SYSCALL_NAME, PF_F_RETURN, PF_F_TID, PF_F_PID, PF_F_PPID,
 	PF_F_PROCESS_NAME, PF_F_PREV_PID, PF_F_NEXT_PID, PF_F_PREV_STATE,
 	PF_F_NAME, PF_F_XID, PF_F_PROG, PF_F_RQ_XID, PF_F_RQ_PROG,
+	PF_F_FILENAME,
 	PF_F_COUNT
 };
 
@@ -123,6 +129,7 @@ struct pf_class {
 	uint8_t kind;			/* enum pf_kind */
 	uint8_t role;			/* enum pf_role */
 	uint8_t rpc, sched;		/* enum pf_rpc_role, pf_sched_role */
+	uint8_t tree;			/* enum pf_tree_role */
 	int16_t pair;			/* pf_pairs[]'s; -1 none */
 	int16_t key;			/* the pair's key field; -1 none */
 	int16_t f[PF_F_COUNT];		/* values by enum pf_field; -1 */
@@ -340,6 +347,10 @@ int pf_track_mark(struct pf *p, struct pf_host *h, uint64_t uuid,
 /* The process tree (process.snapshot), packed into runs. */
 int pf_snapshot_event(struct pf *p, struct pf_host *h, struct pf_class *c,
 		      const struct event *ev);
+/* A task record's new name (and process) in the process tree, at its
+ * time. */
+int pf_tree_task(struct pf *p, struct pf_host *h, const struct pf_class *c,
+		 const struct event *ev);
 int pf_tree_flush(struct pf *p);
 
 /* ---- pf_intern.c ---- */

@@ -43,25 +43,27 @@ static const char *const field_names[PF_F_COUNT] = {
 	[PF_F_NEXT_PID] = "next_pid", [PF_F_PREV_STATE] = "prev_state",
 	[PF_F_NAME] = "name", [PF_F_XID] = "xid", [PF_F_PROG] = "prog",
 	[PF_F_RQ_XID] = "rq_xid", [PF_F_RQ_PROG] = "rq_prog",
+	[PF_F_FILENAME] = "filename",
 };
 
 /* The events that become something of their own, by the catalogue's
  * index; the kernel events each task record is, Perfetto's own
  * (task_newtask, task_rename) with LTTng's. */
 static const struct {
-	uint8_t kind;
+	uint8_t kind, tree;
 	const char *tp[PF_CLASS_TPS];
 } special[LKET_NR_EVENTS] = {
-	[LKET_EV_SYSCALL_ENTRY] = { PF_SYS_ENTER, { NULL } },
-	[LKET_EV_SYSCALL_RETURN] = { PF_SYS_EXIT, { NULL } },
-	[LKET_EV_TASK_CPUIDLE] = { PF_CPU_IDLE, { NULL } },
-	[LKET_EV_PROCESS_SNAPSHOT] = { PF_SNAPSHOT, { NULL } },
-	[LKET_EV_TASK_NEW] = { PF_KERNEL, { "task_newtask",
-					    "sched_process_fork" } },
-	[LKET_EV_TASK_EXEC] = { PF_KERNEL, { "task_rename_exec",
-					     "sched_process_exec" } },
-	[LKET_EV_TASK_RENAME] = { PF_KERNEL, { "task_rename" } },
-	[LKET_EV_TASK_EXIT] = { PF_KERNEL, { "sched_process_exit" } },
+	[LKET_EV_SYSCALL_ENTRY] = { PF_SYS_ENTER, 0, { NULL } },
+	[LKET_EV_SYSCALL_RETURN] = { PF_SYS_EXIT, 0, { NULL } },
+	[LKET_EV_TASK_CPUIDLE] = { PF_CPU_IDLE, 0, { NULL } },
+	[LKET_EV_PROCESS_SNAPSHOT] = { PF_SNAPSHOT, 0, { NULL } },
+	[LKET_EV_TASK_NEW] = { PF_KERNEL, PF_TREE_NEW,
+			       { "task_newtask", "sched_process_fork" } },
+	[LKET_EV_TASK_EXEC] = { PF_KERNEL, PF_TREE_EXEC,
+				{ "task_rename_exec", "sched_process_exec" } },
+	[LKET_EV_TASK_RENAME] = { PF_KERNEL, PF_TREE_RENAME,
+				  { "task_rename" } },
+	[LKET_EV_TASK_EXIT] = { PF_KERNEL, 0, { "sched_process_exit" } },
 };
 
 static const uint8_t rpc_role[LKET_NR_EVENTS] = {
@@ -152,6 +154,7 @@ static void classify_kernel(struct pf_class *c, const struct pf_host *h)
 
 	if (special[m->ev].kind) {
 		c->kind = special[m->ev].kind;
+		c->tree = special[m->ev].tree;
 		for (i = 0; i < PF_CLASS_TPS && special[m->ev].tp[i]; i++)
 			class_tp(c, l, pf_tp_named(special[m->ev].tp[i]));
 		/* the system calls of another machine: track events */

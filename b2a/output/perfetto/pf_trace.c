@@ -324,6 +324,8 @@ int pf_event(struct pf *p, const struct event *ev, const struct proc *proc)
 			ret = pf_kernel_event(p, h, c, ev, proc);
 		if (!ret && ev->naddrs)
 			ret = pf_track_stacks(p, h, c, ev, proc);
+		if (!ret && c->tree)
+			ret = pf_tree_task(p, h, c, ev);
 		if (!ret && c->sched)
 			ret = pf_sched_flows(p, h, c, ev, proc);
 		return ret;

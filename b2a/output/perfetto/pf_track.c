@@ -40,8 +40,6 @@ static uint32_t hash32(const char *s, size_t n, uint32_t h)
 int pf_thread_track(struct pf *p, struct pf_host *h, uint32_t tid,
 		    const struct proc *proc, uint64_t *uuid)
 {
-	const char *name = proc && proc->comm_len ? proc->comm : "";
-	size_t n = proc ? proc->comm_len : 0;
 	struct pbuf *b = &p->out;
 	int ret;
 
@@ -50,20 +48,19 @@ int pf_thread_track(struct pf *p, struct pf_host *h, uint32_t tid,
 		return 0;
 	ret = u64map_put(&h->threads, tid, 1);
 	if (!ret)
-		ret = pf_text(p, &name, &n);
-	if (!ret)
-		ret = pb_reserve(b, n + 16 * PB_FIELD_MAX);
+		ret = pb_reserve(b, 16 * PB_FIELD_MAX);
 	if (ret)
 		return ret;
 	pf_packet_head(p, h, 0);
 	PB_OPEN(b, PF_TRACEPACKET_TRACK_DESCRIPTOR);
 	PB_UINT(b, PF_TRACKDESCRIPTOR_UUID, *uuid);
 	PB_OPEN(b, PF_TRACKDESCRIPTOR_THREAD);
-	PB_INT(b, PF_THREADDESCRIPTOR_PID,
-	       proc && proc->pid >= 0 ? proc->pid : (int64_t)tid);
+	/* no name: Perfetto would take it over every later one (a
+	 * descriptor's name outranks the process tree's and the kernel's);
+	 * its process where known */
+	if (proc && proc->pid >= 0)
+		PB_INT(b, PF_THREADDESCRIPTOR_PID, proc->pid);
 	PB_INT(b, PF_THREADDESCRIPTOR_TID, tid);
-	if (n)
-		PB_BYTES(b, PF_THREADDESCRIPTOR_THREAD_NAME, name, n);
 	return pb_close_all(b);
 }
 
@@ -398,39 +395,22 @@ int pf_tree_flush(struct pf *p)
 	return ret ? ret : pf_out_flush(p, false);
 }
 
-/* A run of process.snapshot records is one ProcessTree, at the time of
- * the first: a process for each main thread, and every thread. */
-int pf_snapshot_event(struct pf *p, struct pf_host *h, struct pf_class *c,
-		      const struct event *ev)
+/* A task (tid of pid, ppid -1 unknown) named name (n bytes) into the
+ * process tree b: its process too when it is the main thread. */
+static int tree_task(struct pf *p, struct pbuf *b, int64_t tid, int64_t pid,
+		     int64_t ppid, const char *name, size_t n)
 {
-	const struct value *v = pf_value(c, ev, PF_F_PROCESS_NAME);
-	int64_t tid = pf_int(c, ev, PF_F_TID, -1);
-	int64_t pid = pf_int(c, ev, PF_F_PID, -1);
-	struct pbuf *b = &p->tree;
-	const char *name = v && v->f->type == LKET_STRING ? v->s : "";
-	size_t n = v && v->f->type == LKET_STRING ? v->slen : 0;
-	int ret = 0;
+	int ret = pf_text(p, &name, &n);
 
-	if (tid < 0)
-		return 0;
-	if (p->tree.len && (p->tree_host != h || p->tree.len > PF_BUNDLE_MAX))
-		ret = pf_tree_flush(p);
-	if (!ret)
-		ret = pf_text(p, &name, &n);
 	if (!ret)
 		ret = pb_reserve(b, n + 16 * PB_FIELD_MAX);
 	if (ret)
 		return ret;
-	if (!b->len) {
-		p->tree_host = h;
-		p->tree_ts = ev->rec->timestamp;
-	}
 	if (tid == pid) {
 		PB_OPEN(b, PF_PROCESSTREE_PROCESSES);
 		PB_INT(b, PF_PROCESSTREE_PROCESS_PID, pid);
-		if (pf_value(c, ev, PF_F_PPID))
-			PB_INT(b, PF_PROCESSTREE_PROCESS_PPID,
-			       pf_int(c, ev, PF_F_PPID, 0));
+		if (ppid >= 0)
+			PB_INT(b, PF_PROCESSTREE_PROCESS_PPID, ppid);
 		PB_BYTES(b, PF_PROCESSTREE_PROCESS_CMDLINE, name, n);
 		PB_UINT(b, PF_PROCESSTREE_PROCESS_CMDLINE_IS_COMM, 1);
 		ret = pb_close(b);
@@ -443,4 +423,66 @@ int pf_snapshot_event(struct pf *p, struct pf_host *h, struct pf_class *c,
 		PB_INT(b, PF_PROCESSTREE_THREAD_TGID, pid);
 	PB_BYTES(b, PF_PROCESSTREE_THREAD_NAME, name, n);
 	return pb_close(b);
+}
+
+/*
+ * A task record's name, and process, as a process tree of its own at its
+ * time: Perfetto names a thread by the process tree before the kernel's
+ * events (task_rename), so a thread renamed after the snapshot is named
+ * so again here, as lket-b2a names it.
+ */
+int pf_tree_task(struct pf *p, struct pf_host *h, const struct pf_class *c,
+		 const struct event *ev)
+{
+	const struct value *v = pf_value(c, ev, c->tree == PF_TREE_EXEC ?
+					 PF_F_FILENAME : PF_F_PROCESS_NAME);
+	int64_t tid = pf_int(c, ev, PF_F_TID, -1);
+	struct pbuf *b = &p->out;
+	const char *name, *slash;
+	size_t n;
+	int ret;
+
+	if (tid < 0 || !v || v->f->type != LKET_STRING)
+		return 0;
+	name = v->s;
+	n = v->slen;
+	slash = c->tree == PF_TREE_EXEC ? memrchr(name, '/', n) : NULL;
+	if (slash) {
+		n -= (size_t)(slash + 1 - name);
+		name = slash + 1;
+	}
+	ret = pb_reserve(b, 16 * PB_FIELD_MAX);
+	if (ret)
+		return ret;
+	pf_packet_head(p, h, ev->rec->timestamp);
+	PB_OPEN(b, PF_TRACEPACKET_PROCESS_TREE);
+	ret = tree_task(p, b, tid, pf_int(c, ev, PF_F_PID, -1),
+			c->tree == PF_TREE_NEW ? pf_int(c, ev, PF_F_PPID, -1) :
+			-1, name, n);
+	return ret ? ret : pb_close_all(b);
+}
+
+/* A run of process.snapshot records is one ProcessTree, at the time of
+ * the first: a process for each main thread, and every thread. */
+int pf_snapshot_event(struct pf *p, struct pf_host *h, struct pf_class *c,
+		      const struct event *ev)
+{
+	const struct value *v = pf_value(c, ev, PF_F_PROCESS_NAME);
+	int64_t tid = pf_int(c, ev, PF_F_TID, -1);
+	int ret = 0;
+
+	if (tid < 0)
+		return 0;
+	if (p->tree.len && (p->tree_host != h || p->tree.len > PF_BUNDLE_MAX))
+		ret = pf_tree_flush(p);
+	if (ret)
+		return ret;
+	if (!p->tree.len) {
+		p->tree_host = h;
+		p->tree_ts = ev->rec->timestamp;
+	}
+	return tree_task(p, &p->tree, tid, pf_int(c, ev, PF_F_PID, -1),
+			 pf_int(c, ev, PF_F_PPID, -1),
+			 v && v->f->type == LKET_STRING ? v->s : "",
+			 v && v->f->type == LKET_STRING ? v->slen : 0);
 }

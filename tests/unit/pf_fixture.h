@@ -163,7 +163,8 @@ static inline uint64_t pbr_varint(const uint8_t **p, const uint8_t *end)
 }
 
 /* The next field of the message at *p (end its end): false past it. */
-static inline bool pbr_next(const uint8_t **p, const uint8_t *end, struct pbf *f)
+static inline bool pbr_next(const uint8_t **p, const uint8_t *end,
+			    struct pbf *f)
 {
 	uint64_t key;
 	int i;
@@ -196,8 +197,8 @@ static inline bool pbr_next(const uint8_t **p, const uint8_t *end, struct pbf *f
 }
 
 /* The k-th field numbered num of the message m (len bytes). */
-static inline bool pbr_get(const uint8_t *m, size_t len, uint32_t num, unsigned int k,
-		    struct pbf *out)
+static inline bool pbr_get(const uint8_t *m, size_t len, uint32_t num,
+			   unsigned int k, struct pbf *out)
 {
 	const uint8_t *p = m, *end = m + len;
 
@@ -219,7 +220,8 @@ static inline unsigned int pbr_count(const uint8_t *m, size_t len, uint32_t num)
 }
 
 /* The message's field num, of the varint or fixed kind; missing if none. */
-static inline uint64_t pbr_u(const struct pbf *m, uint32_t num, uint64_t missing)
+static inline uint64_t pbr_u(const struct pbf *m, uint32_t num,
+			     uint64_t missing)
 {
 	struct pbf f;
 
@@ -227,7 +229,8 @@ static inline uint64_t pbr_u(const struct pbf *m, uint32_t num, uint64_t missing
 }
 
 /* Its nested message (or string) field num, k-th; asserted there. */
-static inline struct pbf pbr_sub(const struct pbf *m, uint32_t num, unsigned int k)
+static inline struct pbf pbr_sub(const struct pbf *m, uint32_t num,
+				 unsigned int k)
 {
 	struct pbf f;
 

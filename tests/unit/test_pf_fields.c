@@ -51,14 +51,16 @@ static void test_fields(void **state)
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(pf_field_facts); i++) {
 		f = &pf_field_facts[i];
-		snprintf(key, sizeof(key), "field %s.%s ", f->message, f->field);
+		snprintf(key, sizeof(key), "field %s.%s ", f->message,
+			 f->field);
 		if (!line_of(key, &rest))
-			fail_msg("%s: not in protoc's reading of the schema", key);
+			fail_msg("%s: not in protoc's reading of the schema",
+				 key);
 		assert_int_equal(sscanf(rest, "%d %127s %31s", &number, type,
 					label), 3);
 		if (number != f->number)
-			fail_msg("%s: %d in C, %d in the schema", key, f->number,
-				 number);
+			fail_msg("%s: %d in C, %d in the schema", key,
+				 f->number, number);
 		/* a message's or enum's type: the name the schema uses */
 		dot = strrchr(type, '.');
 		assert_string_equal(dot ? dot + 1 : type, f->type);

@@ -318,8 +318,8 @@ int pf_event(struct pf *p, const struct event *ev, const struct proc *proc)
 		return pf_track_event(p, h, c, ev, proc);
 	case PF_KERNEL:
 		if (c->sched == PF_SCHED_SWITCH)
-			ret = pf_idle_leave(p, h, ev, pf_int(c, ev,
-							     PF_F_NEXT_PID, -1));
+			ret = pf_idle_leave(p, h, ev,
+					    pf_int(c, ev, PF_F_NEXT_PID, -1));
 		if (!ret)
 			ret = pf_kernel_event(p, h, c, ev, proc);
 		if (!ret && ev->naddrs)

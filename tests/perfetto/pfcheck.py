@@ -301,6 +301,20 @@ def main():
             else:
                 missing.append('process tree thread %s' % (t,))
             continue
+        # a fork names its child as its parent, an execve its writer by
+        # the file's name, as the process map does: both stay track events
+        t = None
+        if ev == 'process.fork' and 'new_tid' in f:
+            t = (m, f['new_tid'], f['new_pid'], e.get('comm'), e['ts'])
+        elif ev == 'process.execve' and \
+                isinstance(f.get('new_process_name'), str):
+            t = (m, e['tid'], f['pid'],
+                 f['new_process_name'].rsplit('/', 1)[-1], e['ts'])
+        if t and t[3] and t[1] > 0:
+            if t in trees:
+                trees.remove(t)
+            else:
+                missing.append('process tree thread %s' % (t,))
         if e.get('raw') is None and kind == 'sched_switch':
             take_kernel(e, kind, {'prev_pid': f['prev_pid'],
                                   'next_pid': f['next_pid'],
@@ -383,8 +397,9 @@ def main():
     # of its own, after the snapshot
     snap = [e['ts'] for e in events if e['event'] == 'process.snapshot']
     late = [t for t in trees if snap and t[4] <= max(snap)]
-    check(not late, 'the process tree holds the snapshot, then the task '
-          'records\' names (%d)' % len(trees), str(late[:3]))
+    check(not late, 'the process tree holds the snapshot, forks and '
+          'execs, then the task records\' names (%d)' % len(trees),
+          str(late[:3]))
 
     # ---- flows
     wakes = [t for t in track if t[3]['name'] == 'wakeup']

@@ -7,8 +7,8 @@
  * argument of its type (hex unsigned, an address a pointer, a string
  * with control bytes escaped as lket-b2a escapes them); the first stack
  * the callstack, another an argument, a kernel event's stacks an instant;
- * the process snapshot one process tree, a task record's name one of its
- * own.
+ * the process snapshot one process tree, a task record's name, a fork's
+ * child and an execve's new name one of its own.
  */
 #include "pf_fixture.h"
 
@@ -277,6 +277,49 @@ static void test_tree_tasks(void **state)
 	free(r.data);
 }
 
+/* A fork names its child as its parent ("ten"), an execve its writer by
+ * the file's last component, as lket-b2a's process map does; both stay
+ * track events on the writer's track. */
+static void test_tree_fork_execve(void **state)
+{
+	const struct pf_fv fork[] = { PF_I(40), PF_I(40), PF_I(10) };
+	const struct pf_fv exec[] = { PF_I(10), PF_STR("/bin/sh") };
+	struct pf_run r;
+	struct pbf pkt, tree, t, s, te;
+
+	(void)state;
+	pf_run_begin(&r, "fork.pftrace", &info);
+	ev_of(&r, LKET_GROUP_PROCESS, LKET_HOOK_PROCESS_FORK, 1200, fork, 3);
+	ev_of(&r, LKET_GROUP_PROCESS, LKET_HOOK_PROCESS_EXECVE, 1300, exec,
+	      2);
+	pf_run_finish(&r);
+	assert_true(pf_packet_with(&r, PF_TRACEPACKET_PROCESS_TREE, 0, &pkt));
+	assert_int_equal(pbr_u(&pkt, PF_TRACEPACKET_TIMESTAMP, 0), 1200);
+	tree = pbr_sub(&pkt, PF_TRACEPACKET_PROCESS_TREE, 0);
+	t = pbr_sub(&tree, PF_PROCESSTREE_PROCESSES, 0);
+	assert_int_equal(pbr_u(&t, PF_PROCESSTREE_PROCESS_PID, 0), 40);
+	assert_int_equal(pbr_u(&t, PF_PROCESSTREE_PROCESS_PPID, 0), 10);
+	t = pbr_sub(&tree, PF_PROCESSTREE_THREADS, 0);
+	assert_int_equal(pbr_u(&t, PF_PROCESSTREE_THREAD_TID, 0), 40);
+	s = pbr_sub(&t, PF_PROCESSTREE_THREAD_NAME, 0);
+	assert_true(pbr_streq(&s, "ten"));
+	assert_true(pf_packet_with(&r, PF_TRACEPACKET_PROCESS_TREE, 1, &pkt));
+	assert_int_equal(pbr_u(&pkt, PF_TRACEPACKET_TIMESTAMP, 0), 1300);
+	tree = pbr_sub(&pkt, PF_TRACEPACKET_PROCESS_TREE, 0);
+	t = pbr_sub(&tree, PF_PROCESSTREE_THREADS, 0);
+	assert_int_equal(pbr_u(&t, PF_PROCESSTREE_THREAD_TID, 0), 10);
+	s = pbr_sub(&t, PF_PROCESSTREE_THREAD_NAME, 0);
+	assert_true(pbr_streq(&s, "sh"));
+	/* and the records themselves, as instants */
+	assert_true(track_event(&r, 0, &pkt, &te));
+	assert_true(interned(&r, PF_INTERNEDDATA_EVENT_NAMES,
+			     pbr_u(&te, PF_TRACKEVENT_NAME_IID, 0),
+			     "process.fork"));
+	assert_true(track_event(&r, 1, &pkt, &te));
+	free(r.data);
+}
+
 UNIT_MAIN("pf_track", setup, teardown,
 	  UNIT_TEST(test_pairs), UNIT_TEST(test_kernel_stack),
-	  UNIT_TEST(test_process_tree), UNIT_TEST(test_tree_tasks))
+	  UNIT_TEST(test_process_tree), UNIT_TEST(test_tree_tasks),
+	  UNIT_TEST(test_tree_fork_execve))

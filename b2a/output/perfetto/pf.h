@@ -62,10 +62,11 @@ enum pf_role { PF_INSTANT, PF_ENTRY, PF_RETURN };
 enum pf_rpc_role { PF_RPC_NONE, PF_RPC_EXECUTE, PF_RPC_RELEASE,
 		   PF_RPC_PROCESS, PF_RPC_SEND };
 
-/* A task record's part in the process tree: a new task (its name), an
- * exec (the file's), a rename. */
+/* A record's part in the process tree, as lket-b2a's process map takes
+ * it (tasks.c): a new task (a task record), an exec (the file's name), a
+ * rename; process.fork (the parent's name), process.execve. */
 enum pf_tree_role { PF_TREE_NONE, PF_TREE_NEW, PF_TREE_EXEC,
-		    PF_TREE_RENAME };
+		    PF_TREE_RENAME, PF_TREE_FORK, PF_TREE_EXECVE };
 
 /* Its part in scheduling, for wake-up flows and idle CPUs. */
 enum pf_sched_role { PF_SCHED_NONE, PF_SCHED_WAKEUP, PF_SCHED_SWITCH };
@@ -75,7 +76,7 @@ enum pf_field {
 	PF_F_SYSCALL_NAME, PF_F_RETURN, PF_F_TID, PF_F_PID, PF_F_PPID,
 	PF_F_PROCESS_NAME, PF_F_PREV_PID, PF_F_NEXT_PID, PF_F_PREV_STATE,
 	PF_F_NAME, PF_F_XID, PF_F_PROG, PF_F_RQ_XID, PF_F_RQ_PROG,
-	PF_F_FILENAME,
+	PF_F_FILENAME, PF_F_NEW_TID, PF_F_NEW_PID, PF_F_NEW_PROCESS_NAME,
 	PF_F_COUNT
 };
 
@@ -347,10 +348,10 @@ int pf_track_mark(struct pf *p, struct pf_host *h, uint64_t uuid,
 /* The process tree (process.snapshot), packed into runs. */
 int pf_snapshot_event(struct pf *p, struct pf_host *h, struct pf_class *c,
 		      const struct event *ev);
-/* A task record's new name (and process) in the process tree, at its
- * time. */
+/* A record's new task or name (and process) in the process tree, at its
+ * time; proc is what lket-b2a knew of its writer. */
 int pf_tree_task(struct pf *p, struct pf_host *h, const struct pf_class *c,
-		 const struct event *ev);
+		 const struct event *ev, const struct proc *proc);
 int pf_tree_flush(struct pf *p);
 
 /* ---- pf_intern.c ---- */

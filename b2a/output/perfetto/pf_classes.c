@@ -10,7 +10,8 @@
  *                       event (pf_ftrace.c), and the task records
  *   raw_syscalls        syscall.entry and .return, on an x86-64 trace
  *   cpu_idle            tskdispatch.cpuidle
- *   the process tree    process.snapshot
+ *   the process tree    process.snapshot; the task records,
+ *                       process.fork and .execve too
  *   a track event       every other event: a slice of an LKET_PAIR
  *                       pair, else an instant
  */
@@ -43,7 +44,9 @@ static const char *const field_names[PF_F_COUNT] = {
 	[PF_F_NEXT_PID] = "next_pid", [PF_F_PREV_STATE] = "prev_state",
 	[PF_F_NAME] = "name", [PF_F_XID] = "xid", [PF_F_PROG] = "prog",
 	[PF_F_RQ_XID] = "rq_xid", [PF_F_RQ_PROG] = "rq_prog",
-	[PF_F_FILENAME] = "filename",
+	[PF_F_FILENAME] = "filename", [PF_F_NEW_TID] = "new_tid",
+	[PF_F_NEW_PID] = "new_pid",
+	[PF_F_NEW_PROCESS_NAME] = "new_process_name",
 };
 
 /* The events that become something of their own, by the catalogue's
@@ -71,6 +74,12 @@ static const uint8_t rpc_role[LKET_NR_EVENTS] = {
 	[LKET_EV_SUNRPC_SCHED_RELEASE_TASK_ENTRY] = PF_RPC_RELEASE,
 	[LKET_EV_SUNRPC_SVC_PROCESS_ENTRY] = PF_RPC_PROCESS,
 	[LKET_EV_SUNRPC_SVC_SEND_ENTRY] = PF_RPC_SEND,
+};
+
+/* the process events, which name tasks as the task records do */
+static const uint8_t tree_role[LKET_NR_EVENTS] = {
+	[LKET_EV_PROCESS_FORK] = PF_TREE_FORK,
+	[LKET_EV_PROCESS_EXECVE] = PF_TREE_EXECVE,
 };
 
 static const uint8_t sched_role[LKET_NR_EVENTS] = {
@@ -218,6 +227,7 @@ static void classify(struct pf_class *c, const struct pf_host *h,
 	if (m && m->ev >= 0) {
 		c->rpc = rpc_role[m->ev];
 		c->sched = sched_role[m->ev];
+		c->tree = tree_role[m->ev];
 		classify_kernel(c, h);
 	}
 	/* group 0 but the task records: metadata, no event */

@@ -315,7 +315,10 @@ int pf_event(struct pf *p, const struct event *ev, const struct proc *proc)
 		return -ENOMEM;
 	switch (c->kind) {
 	case PF_TRACK:
-		return pf_track_event(p, h, c, ev, proc);
+		ret = pf_track_event(p, h, c, ev, proc);
+		if (!ret && c->tree)
+			ret = pf_tree_task(p, h, c, ev, proc);
+		return ret;
 	case PF_KERNEL:
 		if (c->sched == PF_SCHED_SWITCH)
 			ret = pf_idle_leave(p, h, ev,
@@ -325,7 +328,7 @@ int pf_event(struct pf *p, const struct event *ev, const struct proc *proc)
 		if (!ret && ev->naddrs)
 			ret = pf_track_stacks(p, h, c, ev, proc);
 		if (!ret && c->tree)
-			ret = pf_tree_task(p, h, c, ev);
+			ret = pf_tree_task(p, h, c, ev, proc);
 		if (!ret && c->sched)
 			ret = pf_sched_flows(p, h, c, ev, proc);
 		return ret;

@@ -426,27 +426,53 @@ static int tree_task(struct pf *p, struct pbuf *b, int64_t tid, int64_t pid,
 }
 
 /*
- * A task record's name, and process, as a process tree of its own at its
- * time: Perfetto names a thread by the process tree before the kernel's
- * events (task_rename), so a thread renamed after the snapshot is named
- * so again here, as lket-b2a names it.
+ * A record's new task or name, and process, as a process tree of its own
+ * at its time, as lket-b2a's process map takes it (tasks.c): Perfetto
+ * names a thread by the process tree before the kernel's events
+ * (task_rename), so a thread named after the snapshot is named so here.
  */
 int pf_tree_task(struct pf *p, struct pf_host *h, const struct pf_class *c,
-		 const struct event *ev)
+		 const struct event *ev, const struct proc *proc)
 {
-	const struct value *v = pf_value(c, ev, c->tree == PF_TREE_EXEC ?
-					 PF_F_FILENAME : PF_F_PROCESS_NAME);
+	const struct value *v = NULL;
 	int64_t tid = pf_int(c, ev, PF_F_TID, -1);
+	int64_t pid = pf_int(c, ev, PF_F_PID, -1), ppid = -1;
 	struct pbuf *b = &p->out;
-	const char *name, *slash;
-	size_t n;
+	const char *name = NULL, *slash;
+	size_t n = 0;
 	int ret;
 
-	if (tid < 0 || !v || v->f->type != LKET_STRING)
+	switch (c->tree) {
+	case PF_TREE_NEW:
+		ppid = pf_int(c, ev, PF_F_PPID, -1);
+		/* fall through */
+	case PF_TREE_RENAME:
+		v = pf_value(c, ev, PF_F_PROCESS_NAME);
+		break;
+	case PF_TREE_EXEC:
+		v = pf_value(c, ev, PF_F_FILENAME);
+		break;
+	case PF_TREE_FORK:
+		/* the child has its parent's name */
+		tid = pf_int(c, ev, PF_F_NEW_TID, -1);
+		pid = pf_int(c, ev, PF_F_NEW_PID, -1);
+		ppid = pf_int(c, ev, PF_F_PPID, -1);
+		name = proc && proc->comm_len ? proc->comm : NULL;
+		n = proc ? proc->comm_len : 0;
+		break;
+	case PF_TREE_EXECVE:
+		tid = ev->tid;
+		v = pf_value(c, ev, PF_F_NEW_PROCESS_NAME);
+		break;
+	}
+	if (v && v->f->type == LKET_STRING) {
+		name = v->s;
+		n = v->slen;
+	}
+	if (tid <= 0 || !name)
 		return 0;
-	name = v->s;
-	n = v->slen;
-	slash = c->tree == PF_TREE_EXEC ? memrchr(name, '/', n) : NULL;
+	slash = c->tree == PF_TREE_EXEC || c->tree == PF_TREE_EXECVE ?
+		memrchr(name, '/', n) : NULL;
 	if (slash) {
 		n -= (size_t)(slash + 1 - name);
 		name = slash + 1;
@@ -456,9 +482,7 @@ int pf_tree_task(struct pf *p, struct pf_host *h, const struct pf_class *c,
 		return ret;
 	pf_packet_head(p, h, ev->rec->timestamp);
 	PB_OPEN(b, PF_TRACEPACKET_PROCESS_TREE);
-	ret = tree_task(p, b, tid, pf_int(c, ev, PF_F_PID, -1),
-			c->tree == PF_TREE_NEW ? pf_int(c, ev, PF_F_PPID, -1) :
-			-1, name, n);
+	ret = tree_task(p, b, tid, pid, ppid, name, n);
 	return ret ? ret : pb_close_all(b);
 }
 

@@ -31,8 +31,8 @@ def one(d, k, default=None):
 
 # ---- the checks ---------------------------------------------------------
 
-# the critical path's tracks: a bit beside the thread's (pf_flows.c)
-PATH_TRACK = 1 << 39
+# a track uuid: host + 1 << 48, which track of the thread << 32, tid
+PATH_TRACK = 0x8000 << 32    # pf_uuid(): the critical path's track
 
 results = []
 
@@ -122,6 +122,7 @@ def main():
     kernel = []     # (machine, cpu, ts, pid, name, fields)
     track = []      # (machine, ts, track uuid, event)
     threads = {}    # (machine, uuid) -> tid
+    on = {}         # (machine, uuid) -> the track's name under its thread's
     names = {}      # (machine, seq, kind, iid) -> string
     trees = []
     stats = {}
@@ -150,8 +151,14 @@ def main():
                      for f in e.get('frame_ids', [])]
         for td in p.get('track_descriptor', []):
             t = one(td, 'thread')
+            u = one(td, 'uuid')
             if t:
-                threads[(m, one(td, 'uuid'))] = one(t, 'tid')
+                threads[(m, u)] = one(t, 'tid')
+            elif (m, one(td, 'parent_uuid')) in threads and \
+                    not u & PATH_TRACK:
+                # a pair's track under its thread's
+                threads[(m, u)] = threads[(m, one(td, 'parent_uuid'))]
+                on[(m, u)] = one(td, 'name')
         for b in p.get('ftrace_events', []):
             cpu = one(b, 'cpu')
             for ev in b.get('event', []):
@@ -240,10 +247,11 @@ def main():
         'netdev.transmit': 'net_dev_xmit',
     }
 
-    def take_track(e, want_type, name, cat, want_args, lists):
+    def take_track(e, want_type, name, cat, want_args, lists, label=None):
         """The track event of e: its type, name, category, arguments,
         its first stack as its callstack (outermost frame first), the
-        others as arguments."""
+        others as arguments; on its pair's track (named by the label)
+        under its thread's, else on the thread's."""
         m = machine_of[e.get('host')]
         stack = None
         for k, v in lists.items():
@@ -260,7 +268,7 @@ def main():
                     for k, v in d['args'].items()}
             if d['type'] == want_type and d['name'] == name and \
                     d['cat'] == [cat] and args == want_args and \
-                    d['stack'] == stack:
+                    d['stack'] == stack and on.get((m, t[2])) == label:
                 cands.remove(t)
                 return
         missing.append('%s %s at %d of %s (%s)' % (
@@ -373,10 +381,12 @@ def main():
             want_args['raw'] = as_int(e['raw'])
         cat = 'unknown' if ev.startswith('unknown[') else ev.split('.')[0]
         take_track(e, want_type, name, cat, want_args,
-                   {k: v for k, v in f.items() if isinstance(v, list)})
+                   {k: v for k, v in f.items() if isinstance(v, list)},
+                   label)
     check(not missing, 'each of the %d events is in the trace, kernel '
           'events in their CPU\'s bundle, the others on their thread\'s '
-          'track, with their values' % sum(counts.values()),
+          'track (a pair\'s on its own under it), with their values' %
+          sum(counts.values()),
           '; '.join(missing[:4]))
 
     left_kernel = [k for v in kpool.values() for k in v

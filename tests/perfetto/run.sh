@@ -65,8 +65,12 @@ dirs=
 convert() { # NAME ARGS...: the trace to Perfetto, lket-b2a's own views
 	name=$1
 	shift
-	"$b2a" -f json -o ev.json --report report --perfetto t.pftrace "$@" \
-		2> stderr
+	# --report takes one host's trace (LABEL=TRACE: several)
+	case " $* " in
+	*" "[a-z]*=*) set -- --perfetto t.pftrace "$@" ;;
+	*) set -- --report report --perfetto t.pftrace "$@" ;;
+	esac
+	"$b2a" -f json -o ev.json "$@" 2> stderr
 	st=$?
 	if [ $st -gt 1 ]; then
 		echo "check-perfetto: $name: lket-b2a exit $st: $(head -3 stderr)"

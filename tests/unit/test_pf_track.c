@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pf_track: track events on their thread's track, which is described
- * once: an LKET_PAIR entry begins a slice its return ends, as the
- * latency report pairs them (a return with no entry open is an instant;
- * the end names its slice); a lone record an instant; every field an
- * argument of its type (hex unsigned, an address a pointer, a string
- * with control bytes escaped as lket-b2a escapes them); the first stack
- * the callstack, another an argument, a kernel event's stacks an instant;
- * the process snapshot one process tree, a task record's name, a fork's
- * child and an execve's new name one of its own.
+ * once (a pair's on a track of its own under it, named by its label,
+ * described once too): an LKET_PAIR entry begins a slice its return
+ * ends, as the latency report pairs them (a return with no entry open is
+ * an instant; the end names its slice); a lone record an instant; every
+ * field an argument of its type (hex unsigned, an address a pointer, a
+ * string with control bytes escaped as lket-b2a escapes them); the first
+ * stack the callstack, another an argument, a kernel event's stacks an
+ * instant; the process snapshot one process tree, a task record's name,
+ * a fork's child and an execve's new name one of its own.
  */
 #include "pf_fixture.h"
 
@@ -88,7 +89,7 @@ static void test_pairs(void **state)
 	};
 	struct pf_run r;
 	struct pbf pkt, te, a, s, d;
-	uint64_t uuid = 0;
+	uint64_t uuid = 0, thread = 0;
 	unsigned int i;
 
 	(void)state;
@@ -105,9 +106,14 @@ static void test_pairs(void **state)
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		assert_true(track_event(&r, i, &pkt, &te));
 		assert_int_equal(pbr_u(&te, PF_TRACKEVENT_TYPE, 0), want[i]);
+		/* the pair's on a track of its own, the other not */
 		if (!i)
 			uuid = pbr_u(&te, PF_TRACKEVENT_TRACK_UUID, 0);
-		assert_int_equal(pbr_u(&te, PF_TRACKEVENT_TRACK_UUID, 1), uuid);
+		if (i == 6)
+			thread = pbr_u(&te, PF_TRACKEVENT_TRACK_UUID, 0);
+		else
+			assert_int_equal(pbr_u(&te, PF_TRACKEVENT_TRACK_UUID,
+					       1), uuid);
 		/* every one named, the end too */
 		assert_true(interned(&r, PF_INTERNEDDATA_EVENT_NAMES,
 				     pbr_u(&te, PF_TRACKEVENT_NAME_IID, 0),
@@ -118,15 +124,24 @@ static void test_pairs(void **state)
 				     i < 6 ? "iosyscall" : "pagefault"));
 	}
 	assert_false(track_event(&r, i, &pkt, &te));
-	/* the thread's track described once, as the thread it is */
+	/* the thread's track described once, as the thread it is, then
+	 * the pair's under it, named by its label */
+	assert_int_not_equal(thread, uuid);
 	assert_true(pf_packet_with(&r, PF_TRACEPACKET_TRACK_DESCRIPTOR, 0,
 				   &pkt));
 	d = pbr_sub(&pkt, PF_TRACEPACKET_TRACK_DESCRIPTOR, 0);
-	assert_int_equal(pbr_u(&d, PF_TRACKDESCRIPTOR_UUID, 0), uuid);
+	assert_int_equal(pbr_u(&d, PF_TRACKDESCRIPTOR_UUID, 0), thread);
 	d = pbr_sub(&d, PF_TRACKDESCRIPTOR_THREAD, 0);
 	assert_int_equal(pbr_u(&d, PF_THREADDESCRIPTOR_TID, 0), 10);
 	assert_int_equal(pbr_u(&d, PF_THREADDESCRIPTOR_PID, 0), 10);
-	assert_false(pf_packet_with(&r, PF_TRACEPACKET_TRACK_DESCRIPTOR, 1,
+	assert_true(pf_packet_with(&r, PF_TRACEPACKET_TRACK_DESCRIPTOR, 1,
+				   &pkt));
+	d = pbr_sub(&pkt, PF_TRACEPACKET_TRACK_DESCRIPTOR, 0);
+	assert_int_equal(pbr_u(&d, PF_TRACKDESCRIPTOR_UUID, 0), uuid);
+	assert_int_equal(pbr_u(&d, PF_TRACKDESCRIPTOR_PARENT_UUID, 0), thread);
+	s = pbr_sub(&d, PF_TRACKDESCRIPTOR_NAME, 0);
+	assert_true(pbr_streq(&s, "iosyscall.open"));
+	assert_false(pf_packet_with(&r, PF_TRACEPACKET_TRACK_DESCRIPTOR, 2,
 				    &pkt));
 	/* the entry's arguments: a string escaped, hex, a plain number */
 	assert_true(track_event(&r, 0, &pkt, &te));
@@ -319,7 +334,33 @@ static void test_tree_fork_execve(void **state)
 	free(r.data);
 }
 
+/* A thread whose process lket-b2a does not know: its track names one of
+ * its own (Perfetto drops a thread's track that names none). */
+static void test_unknown_process(void **state)
+{
+	const struct pf_fv fault[] = { PF_I(0x1000), PF_I(1) };
+	struct pf_run r;
+	struct record rec;
+	struct event ev;
+	struct pbf pkt, d;
+
+	(void)state;
+	pf_run_begin(&r, "unknown.pftrace", &info);
+	pf_event_of(&ev, &rec, LKET_GROUP_PAGEFAULT, LKET_HOOK_PAGEFAULT, 1000,
+		    77, 0, fault, 2);
+	pf_run_event(&r, &ev, NULL);
+	pf_run_finish(&r);
+	assert_true(pf_packet_with(&r, PF_TRACEPACKET_TRACK_DESCRIPTOR, 0,
+				   &pkt));
+	d = pbr_sub(&pkt, PF_TRACEPACKET_TRACK_DESCRIPTOR, 0);
+	d = pbr_sub(&d, PF_TRACKDESCRIPTOR_THREAD, 0);
+	assert_int_equal(pbr_u(&d, PF_THREADDESCRIPTOR_TID, 0), 77);
+	assert_int_equal(pbr_u(&d, PF_THREADDESCRIPTOR_PID, 0), 77);
+	free(r.data);
+}
+
 UNIT_MAIN("pf_track", setup, teardown,
 	  UNIT_TEST(test_pairs), UNIT_TEST(test_kernel_stack),
 	  UNIT_TEST(test_process_tree), UNIT_TEST(test_tree_tasks),
-	  UNIT_TEST(test_tree_fork_execve))
+	  UNIT_TEST(test_tree_fork_execve),
+	  UNIT_TEST(test_unknown_process))

@@ -124,6 +124,21 @@ struct pf_class_tp {
 	unsigned int n;
 };
 
+/*
+ * A track's uuid: its host + 1, what track of the thread tid (0 the
+ * thread's own, PF_SUB_PATH the critical path's, an LKET_PAIR label's:
+ * its first pf_pairs[] line + 1), and the tid.
+ */
+#define PF_UUID_HOST_SHIFT	48
+#define PF_UUID_SUB_SHIFT	32
+#define PF_SUB_PATH		0x8000u
+
+static inline uint64_t pf_uuid(unsigned int host, uint32_t sub, uint32_t tid)
+{
+	return (uint64_t)(host + 1) << PF_UUID_HOST_SHIFT |
+	       (uint64_t)sub << PF_UUID_SUB_SHIFT | tid;
+}
+
 /* What one (group, hook) of one host becomes (pf_classes.c). */
 struct pf_class {
 	const struct event_meta *meta;	/* worked out from; per host */
@@ -132,6 +147,7 @@ struct pf_class {
 	uint8_t rpc, sched;		/* enum pf_rpc_role, pf_sched_role */
 	uint8_t tree;			/* enum pf_tree_role */
 	int16_t pair;			/* pf_pairs[]'s; -1 none */
+	uint16_t track;			/* its pair's track: PF_SUB_PAIR */
 	int16_t key;			/* the pair's key field; -1 none */
 	int16_t f[PF_F_COUNT];		/* values by enum pf_field; -1 */
 	/* PF_KERNEL */
@@ -213,7 +229,7 @@ struct pf_host {
 	struct pf_cpu **cpus;		/* by CPU; NULL until seen */
 	unsigned int ncpus;		/* one past the highest seen */
 	struct pf_intern in;
-	struct u64map threads;		/* tid -> its track is described */
+	struct u64map threads;		/* a track described: its uuid */
 	struct u64map open_pairs;	/* tid, pair -> an entry is open */
 	struct schedlat *sched;
 	struct u64map rpc_calls, rpc_serves;	/* prog, xid -> pf_rpc */

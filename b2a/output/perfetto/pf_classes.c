@@ -184,7 +184,7 @@ static void classify_track(struct pf_class *c, const struct event *ev)
 {
 	const struct event_meta *m = c->meta;
 	const char *dot;
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; m && m->ev >= 0 && i < pf_npairs; i++)
 		if (pf_pairs[i].ev == m->ev) {
@@ -192,6 +192,13 @@ static void classify_track(struct pf_class *c, const struct event *ev)
 			c->role = pf_pairs[i].entry ? PF_ENTRY : PF_RETURN;
 			c->key = (int16_t)field_index(m, pf_pairs[i].key);
 			c->name = pf_pairs[i].label;
+			break;
+		}
+	/* the pair's track: its label's first line (+ 1), which the entry
+	 * and the return share */
+	for (k = 0; c->pair >= 0 && k <= (size_t)c->pair; k++)
+		if (!strcmp(pf_pairs[k].label, c->name)) {
+			c->track = (uint16_t)(k + 1);
 			break;
 		}
 	if (m && m->named && !c->name)

@@ -34,8 +34,6 @@
 #define FLOW_WAKE	(2ull << 62)
 #define FLOW_PATH	(3ull << 62)
 #define FLOW_BITS	((1ull << 62) - 1)
-/* the critical path's tracks: a bit beside the thread's tid */
-#define PATH_TRACK	(1ull << 39)
 
 static uint64_t mix(uint64_t x)
 {
@@ -189,6 +187,8 @@ static int on_switch(struct pf *p, struct pf_host *h, const struct pf_class *c,
 	int64_t state = pf_int(c, ev, PF_F_PREV_STATE, -1);
 	struct pf_flow_ids fl = { .nend = 1 };
 	struct schedlat_sample s;
+	const struct proc *proc;
+	struct proc woken;
 	uint64_t uuid;
 	int ret;
 
@@ -200,9 +200,14 @@ static int on_switch(struct pf *p, struct pf_host *h, const struct pf_class *c,
 			      ev->rec->timestamp, true, &s);
 	if (ret <= 0)
 		return ret;
-	ret = pf_thread_track(p, h, (uint32_t)s.tid,
-			      procmap_thread(h->info->procs, (uint32_t)s.tid,
-					     ev->cpu), &uuid);
+	/* its process: lket-b2a's, else the wake-up record's */
+	proc = procmap_thread(h->info->procs, (uint32_t)s.tid, ev->cpu);
+	if ((!proc || proc->pid < 0) && s.pid >= 0) {
+		memset(&woken, 0, sizeof(woken));
+		woken.pid = s.pid;
+		proc = &woken;
+	}
+	ret = pf_thread_track(p, h, (uint32_t)s.tid, proc, &uuid);
 	if (ret)
 		return ret;
 	fl.end[0] = wake_id(h, s.tid, s.woken);
@@ -245,10 +250,10 @@ static int path_track(struct path_ctx *x, int32_t tid, uint64_t *uuid)
 			      &parent);
 	if (ret)
 		return ret;
-	*uuid = parent | PATH_TRACK;
-	if (u64map_find(&h->threads, (uint32_t)tid | PATH_TRACK))
+	*uuid = pf_uuid(h->index, PF_SUB_PATH, (uint32_t)tid);
+	if (u64map_find(&h->threads, *uuid))
 		return 0;
-	ret = u64map_put(&h->threads, (uint32_t)tid | PATH_TRACK, 1);
+	ret = u64map_put(&h->threads, *uuid, 1);
 	if (!ret)
 		ret = pb_reserve(b, sizeof(name) + 16 * PB_FIELD_MAX);
 	if (ret)

@@ -10,8 +10,10 @@
  * pair's key where it has one (a system call's name, which then names
  * the slice).  A return with no entry open is an instant, as is a
  * record of no pair; an entry whose thread enters again, or never
- * returns, stays a slice that does not end.  The end names its slice,
- * which Perfetto closes even when another opened after it is still open.
+ * returns, stays a slice that does not end.  A pair's events are on a
+ * track of the pair's own under the thread's (Perfetto closes a slice's
+ * children with it: on one track, pairs that cross, or a pair across a
+ * system call's end, would be cut short); the others on the thread's.
  *
  * The first call stack of a record (an ADDRS field: lket_stack()) is the
  * event's callstack, its frames interned and named as lket-b2a
@@ -27,9 +29,6 @@
 #include "output/perfetto/pf.h"
 #include "util/outbuf.h"
 
-/* a thread's track: its host + 1 in the bits above its tid */
-#define TRACK_HOST_SHIFT	40
-
 static uint32_t hash32(const char *s, size_t n, uint32_t h)
 {
 	while (n--)
@@ -43,10 +42,10 @@ int pf_thread_track(struct pf *p, struct pf_host *h, uint32_t tid,
 	struct pbuf *b = &p->out;
 	int ret;
 
-	*uuid = (uint64_t)(h->index + 1) << TRACK_HOST_SHIFT | tid;
-	if (u64map_find(&h->threads, tid))
+	*uuid = pf_uuid(h->index, 0, tid);
+	if (u64map_find(&h->threads, *uuid))
 		return 0;
-	ret = u64map_put(&h->threads, tid, 1);
+	ret = u64map_put(&h->threads, *uuid, 1);
 	if (!ret)
 		ret = pb_reserve(b, 16 * PB_FIELD_MAX);
 	if (ret)
@@ -56,11 +55,44 @@ int pf_thread_track(struct pf *p, struct pf_host *h, uint32_t tid,
 	PB_UINT(b, PF_TRACKDESCRIPTOR_UUID, *uuid);
 	PB_OPEN(b, PF_TRACKDESCRIPTOR_THREAD);
 	/* no name: Perfetto would take it over every later one (a
-	 * descriptor's name outranks the process tree's and the kernel's);
-	 * its process where known */
-	if (proc && proc->pid >= 0)
-		PB_INT(b, PF_THREADDESCRIPTOR_PID, proc->pid);
+	 * descriptor's name outranks the process tree's and the kernel's).
+	 * Its process: Perfetto drops a thread's track, and its events,
+	 * without one; where lket-b2a knows none, a process of its own */
+	PB_INT(b, PF_THREADDESCRIPTOR_PID, proc && proc->pid >= 0 ?
+	       proc->pid : (int32_t)tid);
 	PB_INT(b, PF_THREADDESCRIPTOR_TID, tid);
+	return pb_close_all(b);
+}
+
+/*
+ * The track of c's pair under thread tid's, named by its label, described
+ * once: Perfetto's slices on one track nest, and one that ends closes
+ * those opened after it, so a pair of its own track is not cut short by
+ * another pair's, nor by a system call the kernel's events make a slice
+ * of on the thread's own track.
+ */
+static int pair_track(struct pf *p, struct pf_host *h, const struct pf_class *c,
+		      uint32_t tid, const struct proc *proc, uint64_t *uuid)
+{
+	struct pbuf *b = &p->out;
+	uint64_t parent;
+	int ret = pf_thread_track(p, h, tid, proc, &parent);
+
+	if (ret)
+		return ret;
+	*uuid = pf_uuid(h->index, c->track, tid);
+	if (u64map_find(&h->threads, *uuid))
+		return 0;
+	ret = u64map_put(&h->threads, *uuid, 1);
+	if (!ret)
+		ret = pb_reserve(b, c->name_len + 16 * PB_FIELD_MAX);
+	if (ret)
+		return ret;
+	pf_packet_head(p, h, 0);
+	PB_OPEN(b, PF_TRACEPACKET_TRACK_DESCRIPTOR);
+	PB_UINT(b, PF_TRACKDESCRIPTOR_UUID, *uuid);
+	PB_UINT(b, PF_TRACKDESCRIPTOR_PARENT_UUID, parent);
+	PB_BYTES(b, PF_TRACKDESCRIPTOR_NAME, c->name, c->name_len);
 	return pb_close_all(b);
 }
 
@@ -295,7 +327,9 @@ static int track_event(struct pf *p, struct pf_host *h, struct pf_class *c,
 
 	if (!stacks_only)
 		ret = event_type(h, c, ev, &type);
-	if (!ret)
+	if (!ret && c->track && !stacks_only)
+		ret = pair_track(p, h, c, ev->tid, proc, &uuid);
+	else if (!ret)
 		ret = pf_thread_track(p, h, ev->tid, proc, &uuid);
 	if (!ret && c->rpc && !stacks_only)
 		pf_rpc_flows(p, h, c, ev, &fl);

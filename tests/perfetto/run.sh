@@ -54,6 +54,13 @@ case_tasks()    { $gen tasks t; echo t; }
 case_latency()  { $gen latency t; echo t; }
 case_mixed()    { $gen -n 20000 timechart t; echo t; }
 case_calls()    { $gen calls t; echo t; }
+case_stacks()   { # the golden tests' kernel and modules to symbolise by
+	mkdir d && cc -nostdlib -static -no-pie -Wl,--build-id=none \
+		-Wl,-Ttext=0xffffffff81000000 -Wl,-e,_stext -o d/vmlinux \
+		"$here/../golden/stack-kernel.s" &&
+		cc -c -o d/my-mod.ko "$here/../golden/stack-module.s" &&
+		cp d/my-mod.ko d/other.ko && $gen stacks t
+	echo --debuginfo d t; }
 case_hosts()    { $gen -n 40 rpc t > truth; echo --rpc-report rpc client=t-client server=t-server; }
 case_drops()    { $gen -p -e drops t; echo t; }
 case_flight()   {
@@ -80,7 +87,8 @@ convert() { # NAME ARGS...: the trace to Perfetto, lket-b2a's own views
 	python3 "$here/tpcheck.py" "$tp" .
 	dirs="$dirs $PWD"
 }
-for c in golden wakeups tasks latency mixed calls hosts drops flight skipped; do
+for c in golden wakeups tasks latency mixed calls stacks hosts drops flight \
+	skipped; do
 	d=$work/$c
 	rm -rf "$d" && mkdir -p "$d" && cd "$d" || exit 1
 	# shellcheck disable=SC2046

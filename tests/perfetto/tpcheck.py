@@ -30,6 +30,8 @@ ASSERTIONS = [
     ('syscalls', 'syscall slices are lket.out\'s system calls'),
     ('pairs', 'track-event slices are --report\'s pairs'),
     ('args', 'slice arguments are the records\' fields'),
+    ('stacks', 'callstacks are the records\' stacks, symbolised as '
+     'lket-b2a does'),
     ('wakeflows', 'wake-up flows: --report\'s wake-up latencies'),
     ('critpath', 'critical path: its segments, chained by flows'),
     ('rpcflows', 'flows are --rpc-report\'s matched RPCs'),
@@ -72,6 +74,10 @@ QUERIES = [
      '\'ftrace_cpu_dropped_events_end\', \'ftrace_cpu_overrun_end\', '
      '\'traced_buf_trace_writer_packet_loss\', '
      '\'traced_buf_chunks_overwritten\', \'ftrace_kprobe_misses_end\')'),
+    ('callstacks', 'SELECT slice_id, callsite_id, end_callsite_id '
+     'FROM __intrinsic_track_event_callstacks'),
+    ('callsites', 'SELECT c.id, c.parent_id, %s FROM stack_profile_callsite '
+     'c JOIN stack_profile_frame f ON c.frame_id = f.id' % X('f.name')),
     ('errors', 'SELECT name, value FROM stats WHERE value != 0 AND '
      'source = \'analysis\' AND severity IN (\'error\', \'data_loss\')'),
     ('critpath', 'SELECT count(*) FROM slice s JOIN track k '
@@ -307,6 +313,44 @@ def check(d, tp):
     out['args'] = (not wrong, '%d slices' % len(want_args) +
                    (', not: ' + '; '.join(wrong[:3]) if wrong else '')) \
         if want_args else None
+
+    # stacks: an event's first stack is the callstack of its slice (the
+    # end's of a pair's return), innermost frame first
+    sites = {r[0]: (r[1], unhex(r[2])) for r in res['callsites']}
+
+    def frames(site):
+        out = []
+        while site is not None and site in sites and len(out) < 1000:
+            site, name = sites[site]
+            out.append(name)
+        return out
+    at = {}
+    for r in res['slices']:
+        at[r[0]] = r
+    stacks = {}
+    for sid, begin, end in res['callstacks']:
+        s = at.get(sid)
+        if s is None:
+            continue
+        if begin is not None:
+            stacks.setdefault((s[5], s[4], s[1]), []).append(frames(begin))
+        if end is not None:
+            stacks.setdefault((s[5], s[4], s[1] + max(s[2], 0)),
+                              []).append(frames(end))
+    want_st = wrong = 0
+    bad = []
+    for e in events:
+        lists = [v for v in e['fields'].values()
+                 if isinstance(v, list) and v]
+        if not lists:
+            continue
+        want_st += 1
+        if lists[0] not in stacks.get((m_of(e), e['tid'], e['ts']), []):
+            wrong += 1
+            bad.append('%s at %d' % (e['event'], e['ts']))
+    out['stacks'] = (not wrong, '%d stacks' % want_st +
+                     (', not: ' + '; '.join(bad[:3]) if bad else '')) \
+        if want_st else None
 
     flows = [(unhex(r[0]), unhex(r[1])) for r in res['flows']]
     wakes = sum(1 for f in flows if f == ('wakeup', 'woken'))

@@ -1,9 +1,10 @@
 #!/bin/sh
 # make check-perfetto: lket-b2a --perfetto's traces read by Perfetto's
 # own trace processor, the oracle: what its SQL tables say (sched,
-# thread_state, thread, process, slice, args, flow, stats) against what
-# lket-b2a says of the same trace (tests/perfetto/tpcheck.py).  A table
-# at the end: a row per assertion, a column per trace.
+# thread_state, thread, process, slice, args, flow, callsites,
+# ftrace_event, stats) against what lket-b2a says of the same trace
+# (tests/perfetto/tpcheck.py).  A table at the end: a row per assertion,
+# a column per trace ("known": a limit of the trace processor's, said).
 #
 #   tests/perfetto/run.sh BUILD [NAME:INPUT[,INPUT]...]...
 #

@@ -37,6 +37,7 @@ ASSERTIONS = [
     ('rpcflows', 'flows are --rpc-report\'s matched RPCs'),
     ('timeline', 'the hosts\' slices on one timeline'),
     ('losses', 'loss stats are lket-b2a\'s counts'),
+    ('markers', 'each loss an event on its CPU at the gap, with its count'),
     ('import', 'the trace processor reports no import error'),
 ]
 
@@ -78,6 +79,9 @@ QUERIES = [
      'FROM __intrinsic_track_event_callstacks'),
     ('callsites', 'SELECT c.id, c.parent_id, %s FROM stack_profile_callsite '
      'c JOIN stack_profile_frame f ON c.frame_id = f.id' % X('f.name')),
+    ('markers', 'SELECT e.id, e.ts, e.name, c.cpu, c.machine_id, a.key, '
+     'a.int_value FROM ftrace_event e JOIN cpu c ON e.ucpu = c.id '
+     'JOIN args a USING (arg_set_id) WHERE e.name GLOB \'lket_*\''),
     ('errors', 'SELECT name, value FROM stats WHERE value != 0 AND '
      'source = \'analysis\' AND severity IN (\'error\', \'data_loss\')'),
     ('critpath', 'SELECT count(*) FROM slice s JOIN track k '
@@ -431,6 +435,45 @@ def check(d, tp):
         got[r[0]] += r[2]
     out['losses'] = (got == want, ', '.join('%s %d' % (k, v) for k, v in
                                             want.items() if v) or 'none')
+    # the losses where they are: lket.lost and lket.dropped each at its
+    # time (and CPU), the others' counts summed as the stats'
+    marks = {}
+    for r in res['markers']:
+        marks.setdefault(r[0], {'ts': r[1], 'name': r[2], 'cpu': r[3],
+                                'm': r[4]})[r[5]] = r[6]
+    left = list(marks.values())
+    miss = 0
+    for e in events:
+        kind = {'lket.lost': ('lket_lost_flushes', 'flushes'),
+                'lket.dropped': ('lket_dropped', 'records')}.get(e['event'])
+        if not kind:
+            continue
+        hit = [k for k in left if k['name'] == kind[0] and
+               k['ts'] == e['ts'] and k['m'] == m_of(e) and
+               k.get(kind[1]) == e['fields']['count'] and
+               (e['cpu'] is None or k['cpu'] == e['cpu'])]
+        if hit:
+            left.remove(hit[0])
+        else:
+            miss += 1
+    sums = {}
+    for k in left:
+        for f in ('records', 'flushes', 'hits'):
+            key = (k['name'], f)
+            sums[key] = sums.get(key, 0) + k.get(f, 0)
+    said = {('lket_written_over', 'records'): want['ftrace_cpu_overrun_end'],
+            ('lket_written_over', 'flushes'):
+            want['traced_buf_chunks_overwritten'],
+            ('lket_missing', 'records'):
+            want['traced_buf_trace_writer_packet_loss'],
+            ('lket_skipped', 'hits'): want['ftrace_kprobe_misses_end']}
+    odd = {k: v for k, v in sums.items() if v and said.get(k) != v}
+    odd.update({k: 0 for k, v in said.items() if v and sums.get(k) != v})
+    out['markers'] = (not miss and not odd, '%d events' % len(marks) +
+                      (', %d losses not there' % miss if miss else '') +
+                      (', not as said: %s' % odd if odd else '')) \
+        if marks or any(want.values()) else None
+
     # what it found wrong in reading the trace (not the losses it says)
     out['import'] = (not res['errors'], ', '.join(
         '%s %d' % (r[0], r[1]) for r in res['errors']) or 'none')

@@ -78,7 +78,7 @@ const struct output_decl output_perfetto_decl = {
 	.help =
 "      --perfetto FILE  write a Perfetto trace (ui.perfetto.dev,\n"
 "                 trace_processor) to FILE, - for standard output; several\n"
-"                 hosts' traces a machine each (no lket.out unless -o or -f)\n",
+"                 hosts' traces a machine each (lket.out only with -o/-f)\n",
 	.target = OUTPUT_FILE,
 	.picture = true,
 	.create = perfetto_create,

@@ -71,8 +71,9 @@ int pf_thread_track(struct pf *p, struct pf_host *h, uint32_t tid,
  * another pair's, nor by a system call the kernel's events make a slice
  * of on the thread's own track.
  */
-static int pair_track(struct pf *p, struct pf_host *h, const struct pf_class *c,
-		      uint32_t tid, const struct proc *proc, uint64_t *uuid)
+static int pair_track(struct pf *p, struct pf_host *h,
+		      const struct pf_class *c, uint32_t tid,
+		      const struct proc *proc, uint64_t *uuid)
 {
 	struct pbuf *b = &p->out;
 	uint64_t parent;

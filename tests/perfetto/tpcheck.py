@@ -26,7 +26,7 @@ ASSERTIONS = [
      'same times, threads, end states'),
     ('runnable', 'thread_state: Runnable starts at each wake-up, with the '
      'waker'),
-    ('names', 'thread and process names are lket-b2a\'s'),
+    ('names', 'thread and process names (and pids) are lket-b2a\'s'),
     ('syscalls', 'syscall slices are lket.out\'s system calls'),
     ('pairs', 'track-event slices are --report\'s pairs'),
     ('args', 'slice arguments are the records\' fields'),
@@ -228,8 +228,21 @@ def check(d, tp):
     tp_names = {(r[0], r[1]): unhex(r[2]) for r in res['threads']}
     wrong = ['%s: %r, not %r' % (k[1], tp_names.get(k), v)
              for k, v in last.items() if tp_names.get(k) != v]
-    out['names'] = (not wrong, '%d threads' % len(last) +
-                    (': ' + '; '.join(wrong[:3]) if wrong else ''))
+    # and its process: lket-b2a's pid, named as its main thread
+    pids = {}
+    for e in events:
+        if e.get('pid') is not None and e['tid']:
+            pids[(m_of(e), e['tid'])] = e['pid']
+    tp_procs = {(r[0], r[1]): (r[3], unhex(r[4])) for r in res['threads']}
+    for k, pid in pids.items():
+        got = tp_procs.get(k, (None, None))
+        main = last.get((k[0], pid))
+        if got[0] != pid or (main is not None and got[1] != main):
+            wrong.append('%s: process %s %r, not %s %r' % (
+                k[1], got[0], got[1], pid, main))
+    out['names'] = (not wrong, '%d threads, %d processes' % (
+        len(last), len(set((k[0], v) for k, v in pids.items()))) +
+        (': ' + '; '.join(wrong[:3]) if wrong else ''))
 
     # syscall slices: entry to return by thread and name
     nr = syscall_numbers()

@@ -49,9 +49,13 @@ B2A_LIBS = -lsqlite3 -lpq -ldw -lelf
 B2A_OBJS = $(B2A_MODULES:%=$(BUILD)/b2a/%.o)
 ASAN_OBJS = $(B2A_MODULES:%=$(BUILD)/asan/b2a/%.o)
 B2A_HEADERS = $(shell find b2a -name '*.h') runtime/lket_format.h runtime/lket_ids.h \
-	      runtime/lket_events.def
-# headers are named by their layer ("util/diag.h"), the runtime's from the top
-B2A_INC = -Ib2a -I.
+	      runtime/lket_events.def $(PF_FIELDS)
+# headers are named by their layer ("util/diag.h"), the runtime's from the
+# top, what is made from a schema from $(BUILD)/gen
+B2A_INC = -Ib2a -I. -I$(BUILD)/gen
+# the Perfetto export's field numbers, from its schema (tools/pf-fields.awk)
+PF_PROTO = b2a/output/perfetto/lket_perfetto.proto
+PF_FIELDS = $(BUILD)/gen/pf_fields.h
 
 # what make check compiles with, a job per core (the tests run one at a time)
 JOBS := $(shell nproc 2>/dev/null || echo 1)
@@ -62,12 +66,17 @@ GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
 	    $(BUILD)/man/lket.5 $(BUILD)/man/lket-b2a.1
 
 .PHONY: all check check-unit check-golden check-ctf check-svg check-svg-big check-db \
+	check-perfetto check-perfetto-export \
 	check-fuzz check-package check-rt check-targets check-guest-targets check-catalogue check-tapset check-tools check-guest guest-tests \
 	check-multihost check-stress fuzz-long bench demo install clean
 
 all: $(BUILD)/lket-b2a $(BUILD)/lket-rotate $(BUILD)/lket-gen $(GENERATED)
 
 PG_CFLAGS = -I$(shell pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
+
+$(PF_FIELDS): $(PF_PROTO) tools/pf-fields.awk
+	@mkdir -p $(@D)
+	awk -f tools/pf-fields.awk $(PF_PROTO) $(PF_PROTO) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/b2a/%.o: b2a/%.c $(B2A_HEADERS)
 	@mkdir -p $(@D)
@@ -169,6 +178,16 @@ $(BUILD)/asan/b2a/run.o: b2a/main.c $(B2A_HEADERS)
 $(BUILD)/unit/test_main: $(BUILD)/asan/b2a/run.o
 $(BUILD)/unit/test_main: UNIT_EXTRA = $(BUILD)/asan/b2a/run.o
 
+# the Perfetto schema as protoc reads it, which the C constants made
+# from it are checked against (tests/unit/test_pf_fields.c)
+PF_LISTING = $(BUILD)/perfetto/lket_perfetto.fields
+$(PF_LISTING): $(PF_PROTO) tests/perfetto/proto-fields.py tests/perfetto/pbtext.py
+	@mkdir -p $(@D)
+	python3 tests/perfetto/proto-fields.py -I $(dir $(PF_PROTO)) $(PF_PROTO) > $@.tmp
+	mv $@.tmp $@
+$(BUILD)/unit/test_pf_fields: $(PF_LISTING)
+$(BUILD)/unit/test_pf_fields: UNIT_EXTRA = -DPF_FIELDS_LISTING='"$(abspath $(PF_LISTING))"'
+
 # A fresh Debian 12 machine: install what is missing first (apt-get).
 # The other targets' packages, build roots and lket-b2a are made in the
 # background meanwhile (tests/prepare-targets), with what the host's own
@@ -181,7 +200,7 @@ check:
 		$(UNIT_TESTS:%=$(BUILD)/unit/%)
 	tests/prepare-targets --start $(BUILD) $(OTHER_TARGETS)
 	$(MAKE) -j$(JOBS) -O check-unit check-golden check-ctf check-svg check-db \
-		check-fuzz check-catalogue check-tools check-package
+		check-perfetto-export check-fuzz check-catalogue check-tools check-package
 	$(MAKE) check-tapset
 	$(MAKE) check-guest-targets
 	tests/prepare-targets --wait $(BUILD)
@@ -211,6 +230,26 @@ check-ctf: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen \
 	   $(LTTNG_MODULES)/unpacked
 	LTTNG_MODULES_SRC=$$(cat $(LTTNG_MODULES)/unpacked) tests/ctf/run.sh $(BUILD)
 
+# --perfetto as a file is written: standard output, signals during an
+# export, flat memory (its traces' contents: check-golden's perfetto cases)
+check-perfetto-export: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen
+	tests/perfetto/export.sh $(BUILD)
+
+# --perfetto's traces read by Perfetto's own trace processor, asserted
+# with SQL against lket-b2a's own view of them (a table: a row per
+# assertion, a column per trace): generated traces, and PERFETTO_TRACES
+# (the guest tests' traces: folders or prefixes).  The trace processor:
+# TRACE_PROCESSOR, else $(BUILD)/perfetto/trace_processor_shell, one the
+# user built from Perfetto's tree; without either it is skipped and says
+# so.  PERFETTO_SRC (Perfetto's tree) checks the schema against
+# Perfetto's published protos.
+PERFETTO_SRC ?=
+TRACE_PROCESSOR ?=
+PERFETTO_TRACES ?=
+check-perfetto: $(BUILD)/lket-b2a $(BUILD)/lket-gen
+	PERFETTO_SRC="$(PERFETTO_SRC)" TRACE_PROCESSOR="$(TRACE_PROCESSOR)" \
+		tests/perfetto/run.sh $(BUILD) $(PERFETTO_TRACES)
+
 # --timechart and --histogram: valid SVG, the lanes and markers of
 # lket.out, rendered by chromium into $(BUILD)/svg/*/*/*.png
 check-svg: $(BUILD)/lket-b2a $(BUILD)/asan/lket-b2a $(BUILD)/lket-gen
@@ -226,13 +265,13 @@ check-db: $(BUILD)/lket-b2a $(BUILD)/lket-gen
 	tests/db/run.sh $(BUILD)
 
 FUZZ_SECONDS ?= 60
-check-fuzz:
+check-fuzz: $(PF_FIELDS)
 	tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
 
 # Hours of fuzzing, not in make check: FUZZ_SECONDS from the command line
 # or the environment, else 4 hours.  What it finds stays in
 # $(BUILD)/fuzz/corpus for the next run.
-fuzz-long: $(BUILD)/lket-gen
+fuzz-long: $(BUILD)/lket-gen $(PF_FIELDS)
 	tests/fuzz/run.sh $(BUILD) $(if $(filter file,$(origin FUZZ_SECONDS)),14400,$(FUZZ_SECONDS))
 
 check-catalogue: all
@@ -343,6 +382,6 @@ install: all
 	install -m 644 $(BUILD)/man/lket.5 $(DESTDIR)$(MANDIR)/man5/
 
 clean:
-	rm -rf $(BUILD)/b2a $(BUILD)/asan $(BUILD)/unit $(BUILD)/lket-* \
+	rm -rf $(BUILD)/b2a $(BUILD)/asan $(BUILD)/unit $(BUILD)/gen $(BUILD)/lket-* \
 		$(BUILD)/man $(BUILD)/golden $(BUILD)/fuzz $(BUILD)/svg tapset/lket_catalogue.stp \
 		tapset/lket_aliases.stp

@@ -5,6 +5,9 @@
 # Whole-process figures from /usr/bin/time, best of RUNS runs.  lket.out
 # goes to OUT_DIR: /dev/shm/lket-bench when /dev/shm has 4 GB free (the
 # converter's speed, not the disk's writeback), else BENCH_DIR.
+# Then the exports of EXPORT_EVENTS events of the same mix: --ctf and
+# --perfetto side by side (events per CPU second, peak RSS, output bytes
+# per event), and -f none, the converter with no output, for the floor.
 # Then two hosts: the CPU time per event of HOST_EVENTS events as two
 # hosts' traces of half as many each (a=, b=: a first pass over both for
 # their RPCs, then the merge) against one trace of HOST_EVENTS, as a
@@ -15,8 +18,8 @@
 # beside this one's, one of each in turn.
 #
 #   bench/run.sh BUILD      RUNS=3 EVENTS="10000000 20000000" BENCH_DIR=...
-#                           HOST_EVENTS=4000000 CTF_EVENTS=5000000
-#                           BASE=... OUT_DIR=...
+#                           EXPORT_EVENTS=10000000 HOST_EVENTS=4000000
+#                           CTF_EVENTS=5000000 BASE=... OUT_DIR=...
 set -eu
 build=$(cd "${1:?usage: run.sh BUILD}" && pwd)
 runs=${RUNS:-3}
@@ -56,6 +59,44 @@ for n in ${EVENTS:-10000000 20000000}; do
 done
 echo "output: $(wc -c < "$out") bytes of lket.out for the last trace"
 rm -f "$out"
+
+# the exports: user + system seconds (what the other jobs of a shared
+# machine disturb least), best of RUNS
+n=${EXPORT_EVENTS:-10000000}
+"$build/lket-gen" -n "$n" bench "$dir/x"
+echo "exports of $n events, best of $runs runs (CPU: user + system)"
+printf '%-12s %8s %8s %12s %10s %12s %8s\n' export seconds "CPU s" "CPU ev/s" \
+	"peak RSS" "output MB" "B/event"
+for e in none ctf perfetto; do
+	best='' rss=''
+	for _ in $(seq "$runs"); do
+		rm -rf "$OUT_DIR/x.ctf" "$OUT_DIR/x.pftrace"
+		case $e in
+		none) set -- -f none ;;
+		ctf) set -- --ctf "$OUT_DIR/x.ctf" ;;
+		perfetto) set -- --perfetto "$OUT_DIR/x.pftrace" ;;
+		esac
+		/usr/bin/time -f '%e %U %S %M' -o "$dir/time" \
+			"$build/lket-b2a" -q "$@" "$dir/x" || true
+		read -r secs u s r < "$dir/time"
+		cpu=$(awk "BEGIN { print $u + $s }")
+		if [ -z "$best" ] ||
+		   [ "$(awk "BEGIN { print ($cpu < $best) }")" = 1 ]; then
+			best=$cpu el=$secs rss=$r
+		fi
+	done
+	case $e in
+	none) bytes=0 ;;
+	ctf) bytes=$(cat "$OUT_DIR/x.ctf"/kernel/* | wc -c) ;;
+	perfetto) bytes=$(wc -c < "$OUT_DIR/x.pftrace") ;;
+	esac
+	awk -v e="$e" -v n="$n" -v el="$el" -v c="$best" -v r="$rss" -v b="$bytes" 'BEGIN {
+		if (c == 0) c = 0.001
+		printf "%-12s %8.2f %8.2f %12.0f %8.1f MiB %12.1f %8.1f\n",
+			e == "none" ? "(-f none)" : "--" e, el, c, n / c, r / 1024,
+			b / 1e6, b / n }'
+done
+rm -rf "$dir/x"_* "$OUT_DIR/x.ctf" "$OUT_DIR/x.pftrace"
 
 # two hosts against one trace of their size: user + system seconds
 n=${HOST_EVENTS:-4000000}

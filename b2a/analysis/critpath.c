@@ -584,3 +584,37 @@ out:
 	outbuf_free(w);
 	return ret;
 }
+
+int32_t critpath_tid(const struct critpath *c)
+{
+	return c->tid;
+}
+
+int critpath_each(struct critpath *c, critpath_fn fn, void *ctx)
+{
+	struct thread *me = find(c, c->tid);
+	struct critpath_seg out;
+	const struct seg *s;
+	size_t k;
+	int ret = 0;
+
+	/* what is still open ends with the trace, as in critpath_write() */
+	if (me)
+		ret = seg_close(c, me, c->last, NO_WAKER, false);
+	for (k = 0; !ret && c->have_from && k < c->npath; k++) {
+		s = &c->path[k];
+		out = (struct critpath_seg){
+			.start = s->start, .end = s->end, .tid = s->tid,
+			/* an interrupt's wake-up is no work of the task
+			 * it hit */
+			.waker = s->irq ? 0 : s->waker, .depth = s->depth,
+			.state = s->state == SEG_RUNNING ? CRITPATH_RUNNING :
+				 s->state == SEG_RUNNABLE ? CRITPATH_RUNNABLE :
+				 s->state == SEG_BLOCKED_ON ? CRITPATH_BLOCKED_ON :
+				 CRITPATH_BLOCKED,
+			.comm = comm_of(c, s->tid),
+		};
+		ret = fn(ctx, &out);
+	}
+	return ret;
+}

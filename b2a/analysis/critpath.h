@@ -51,4 +51,26 @@ int critpath_write(struct critpath *c, int fd);
 /* The segments of other threads kept for the walk, now. */
 size_t critpath_kept(const struct critpath *c);
 
+/* One segment of the path, as critpath_write() has its line. */
+struct critpath_seg {
+	uint64_t start, end;
+	int32_t tid;
+	/* BLOCKED, BLOCKED_ON: who woke it (0 an interrupt or the idle
+	 * task, -1 not woken in the trace) */
+	int32_t waker;
+	enum { CRITPATH_RUNNING, CRITPATH_RUNNABLE, CRITPATH_BLOCKED,
+	       CRITPATH_BLOCKED_ON } state;
+	unsigned int depth;	/* wakers down: the waker's path is deeper */
+	const char *comm;	/* its thread's name, "?" if not known */
+};
+
+typedef int (*critpath_fn)(void *ctx, const struct critpath_seg *s);
+
+/* The thread whose path it is. */
+int32_t critpath_tid(const struct critpath *c);
+
+/* The path walked at the trace's end, each segment in critpath_write()'s
+ * order to fn, until it returns other than 0 (returned). */
+int critpath_each(struct critpath *c, critpath_fn fn, void *ctx);
+
 #endif

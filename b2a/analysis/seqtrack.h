@@ -21,10 +21,23 @@
 
 #define SEQTRACK_WINDOW	(1u << 16)
 
+/* What a gap is (struct seq_gap's kind). */
+enum seq_gap_kind {
+	SEQ_GAP_LOST,		/* flushes lost, or records dropped */
+	/* the others, which only an output's lost_other op is told of: */
+	SEQ_GAP_MISSING,	/* records of a CPU's end (lket.cpu_end) in
+				   no file, after after_ts */
+	SEQ_GAP_WRITTEN_OVER,	/* flushes or records a flight recorder
+				   wrote over (not lost: not kept) */
+	SEQ_GAP_SKIPPED,	/* probe hits SystemTap skipped, on no CPU
+				   and at no time (lket.trace_end) */
+};
+
 /*
  * Lost data: flushes first..last, or (records != 0) that many records the
  * tracer dropped on one CPU because its buffers were full (a packet
- * record says so, format version 2).
+ * record says so, format version 2); kind says which, and the other
+ * losses lket-b2a counts.
  */
 struct seq_gap {
 	uint32_t first, last;	/* the lost sequence numbers */
@@ -33,6 +46,7 @@ struct seq_gap {
 	int cpu;		/* whose flushes were lost; -1: any CPU's */
 	uint64_t records;	/* records dropped; 0: flushes lost */
 	const char *host;	/* its host's label; NULL: one trace */
+	uint8_t kind;		/* enum seq_gap_kind */
 };
 
 /* How many flushes, or records, a gap stands for. */

@@ -19,6 +19,8 @@
 #include "util/diag.h"
 
 struct trace_info;
+struct rpc_host;
+struct critpath;
 
 /* One host of several (multihost.h): its label (the events' host), its
  * trace, and how its clock was put on the first host's. */
@@ -27,6 +29,9 @@ struct trace_host {
 	const struct trace_info *info;
 	int64_t clock_offset;	/* ns added to its times, at the pivot */
 	double uncertainty;	/* ns; < 0: not refined by RPC pairs */
+	/* its RPCs as client and server (the first pass's, rpcpair.h),
+	 * kept until after finish */
+	const struct rpc_host *rpc;
 };
 
 /* What the trace header says, and what the converter saw first. */
@@ -45,6 +50,9 @@ struct trace_info {
 	/* known at finish, from the trace's end (format version 3): records
 	 * written that no file holds, probe hits SystemTap skipped */
 	uint64_t missing, skipped;
+	/* the critical path (--critical-path), fed every event and walked
+	 * at the end; NULL: none asked for */
+	struct critpath *critpath;
 	/* several hosts: each (the first is the reference); 0: one trace,
 	 * whose files and header are the above */
 	const struct trace_host *hosts;
@@ -75,6 +83,13 @@ struct output_ops {
 	int (*every)(struct output *o, const struct event *ev,
 		     const struct proc *proc, const struct selection *sel);
 	int (*lost)(struct output *o, const struct seq_gap *gap);
+	/*
+	 * Optional: the losses lost() is not told of (gap->kind says which:
+	 * records missing at a CPU's end, what a flight recorder wrote
+	 * over, probe hits skipped), for an output that shows every loss
+	 * where it is.
+	 */
+	int (*lost_other)(struct output *o, const struct seq_gap *gap);
 	/*
 	 * Optional (NULL: not wanted).  process: what the trace said of a
 	 * thread at ts (a snapshot, fork or execve; event names which), ppid

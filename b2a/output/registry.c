@@ -16,6 +16,7 @@
 	X(sqlite)	\
 	X(pg)		\
 	X(ctf)		\
+	X(perfetto)	\
 	X(timechart)	\
 	X(histogram)	\
 	/* the end of the outputs */

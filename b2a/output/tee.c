@@ -58,6 +58,11 @@ static int tee_lost(struct output *o, const struct seq_gap *g)
 	EACH(tee_of(o), lost, g);
 }
 
+static int tee_lost_other(struct output *o, const struct seq_gap *g)
+{
+	EACH(tee_of(o), lost_other, g);
+}
+
 static int tee_process(struct output *o, uint64_t ts, const struct proc *p,
 		       int32_t ppid, const char *event, const char *host)
 {
@@ -137,6 +142,7 @@ static const struct output_ops tee_ops = {
 	.begin = tee_begin,
 	.event = tee_event,
 	.lost = tee_lost,
+	.lost_other = tee_lost_other,
 	.process = tee_process,
 	.report = tee_report,
 	.task = tee_task,

@@ -111,6 +111,25 @@ static void gap_out(struct source *c, const struct seq_gap *g)
 		c->error = ret;
 }
 
+/*
+ * A loss lost() is not told of, to the outputs that want every loss
+ * where it is; times filter it as they do lost flushes.
+ */
+static void other_out(struct source *c, const struct seq_gap *g)
+{
+	int ret;
+
+	if (c->scan || !c->out->ops->lost_other)
+		return;
+	if (c->filter && g->after_ts &&
+	    (g->after_ts > c->filter->to_ts ||
+	     (g->before_ts && g->before_ts < c->filter->from_ts)))
+		return;
+	ret = c->out->ops->lost_other(c->out, g);
+	if (ret && !c->error)
+		c->error = ret;
+}
+
 void losses_on_gap(void *ctx, const struct seq_gap *gap)
 {
 	struct source *c = ctx;
@@ -156,8 +175,11 @@ void losses_on_gap(void *ctx, const struct seq_gap *gap)
 		      (unsigned long long)(g->after_ts % 1000000000),
 		      (unsigned long long)(g->before_ts / 1000000000),
 		      (unsigned long long)(g->before_ts % 1000000000));
-		if (c->flight)
+		if (c->flight) {
+			hg.kind = SEQ_GAP_WRITTEN_OVER;
+			other_out(c, g);
 			return;
+		}
 	}
 	gap_out(c, g);
 }
@@ -176,6 +198,8 @@ static void on_end(void *ctx, const struct endcheck_report *r)
 
 	switch (r->what) {
 	case ENDCHECK_MISSING:
+		g.kind = c->flight ? SEQ_GAP_WRITTEN_OVER : SEQ_GAP_MISSING;
+		other_out(c, &g);
 		if (c->flight) {
 			diagf(c->diag, DIAG_NOTE, NULL, -1,
 			      "%s%s%s%llu records of CPU %d written over by the flight recorder: the tracer wrote %llu there (lket.cpu_end), the snapshot holds %llu",
@@ -216,6 +240,10 @@ static void on_end(void *ctx, const struct endcheck_report *r)
 		      h, hl, hs, r->cpu, n);
 		break;
 	case ENDCHECK_SKIPPED:
+		g.kind = SEQ_GAP_SKIPPED;
+		g.cpu = -1;
+		g.after_ts = 0;
+		other_out(c, &g);
 		diagf(c->diag, DIAG_LOSS, NULL, -1,
 		      "%s%s%sSystemTap skipped %llu probe hits (lket.trace_end): their records are lost (a probe that fired while a handler ran on its CPU, a return probe without a free instance, or a CPU onlined after tracing started)",
 		      h, hl, hs, n);

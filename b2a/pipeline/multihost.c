@@ -159,10 +159,20 @@ static int rpc_report(const struct host_trace *hosts, const struct scan *sc,
 	return ret;
 }
 
-/* The first pass: each host's clock, and the RPC report. */
+static void free_scans(struct scan *sc, size_t n)
+{
+	size_t i;
+
+	for (i = 0; sc && i < n; i++)
+		rpc_host_free(&sc[i].rpc);
+	free(sc);
+}
+
+/* The first pass: each host's clock, and the RPC report; its RPCs in
+ * *scans (free_scans()), which the outputs are told of. */
 static int first_pass(const struct host_trace *hosts, size_t n,
 		      struct diag *diag, const struct multihost_options *opt,
-		      struct host_clock *clocks)
+		      struct host_clock *clocks, struct scan **scans)
 {
 	struct scan *sc = calloc(n, sizeof(*sc));
 	size_t i;
@@ -178,9 +188,7 @@ static int first_pass(const struct host_trace *hosts, size_t n,
 		ret = align_host(hosts, sc, i, &clocks[i], diag);
 	if (!ret && opt && opt->rpc)
 		ret = rpc_report(hosts, sc, n, opt->rpc);
-	for (i = 0; sc && i < n; i++)
-		rpc_host_free(&sc[i].rpc);
-	free(sc);
+	*scans = sc;
 	return ret;
 }
 
@@ -260,7 +268,8 @@ static int new_sources(const struct host_trace *hosts, size_t n,
 		       struct output *out, struct diag *diag,
 		       const struct multihost_options *opt,
 		       const struct host_clock *clocks, struct source **src,
-		       struct convert_stats *hs, struct trace_host *th)
+		       struct convert_stats *hs, struct trace_host *th,
+		       const struct scan *sc)
 {
 	struct source_options sopt;
 	size_t i;
@@ -281,6 +290,7 @@ static int new_sources(const struct host_trace *hosts, size_t n,
 			.clock_offset = clocks[i].clock.offset,
 			.uncertainty = !i ? 0 : clocks[i].status ? -1 :
 				       clocks[i].fit.uncertainty,
+			.rpc = &sc[i].rpc,
 		};
 	}
 	return ret;
@@ -321,16 +331,17 @@ int convert_hosts(const struct host_trace *hosts, size_t n,
 	struct convert_stats *hs = calloc(n, sizeof(*hs));
 	struct trace_host *th = calloc(n, sizeof(*th));
 	struct trace_info info = { 0 };
+	struct scan *sc = NULL;
 	size_t i;
 	int ret;
 
 	memset(stats, 0, sizeof(*stats));
 	ret = src && hs && th ? 0 : -ENOMEM;
 	if (!ret)
-		ret = first_pass(hosts, n, diag, opt, clocks);
+		ret = first_pass(hosts, n, diag, opt, clocks, &sc);
 	if (!ret)
 		ret = new_sources(hosts, n, out, diag, opt, clocks, src, hs,
-				  th);
+				  th, sc);
 	info.hosts = th;
 	info.nhosts = n;
 	/* the reference's header, the first time of all: after the opens */
@@ -348,6 +359,7 @@ int convert_hosts(const struct host_trace *hosts, size_t n,
 		source_free(src[i]);
 		add_stats(stats, &hs[i]);
 	}
+	free_scans(sc, n);
 	free(th);
 	free(hs);
 	free(src);

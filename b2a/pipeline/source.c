@@ -151,6 +151,7 @@ int source_new(struct source **sp, struct output *out, struct diag *diag,
 		goto out_meta;
 	seqtrack_init(&c->seq, losses_on_gap, c);
 	c->info.procs = &c->procs;
+	c->info.critpath = c->critpath;
 	*sp = c;
 	return 0;
 out_meta:

@@ -3,8 +3,9 @@
  * libFuzzer target for lket-b2a's reader, decoder and outputs: the input's
  * first byte chooses the output (text, text with --delta, JSON Lines, CSV,
  * the --stat summary, the --timechart SVG and the --report latency
- * report into /dev/null, SQLite into a temporary file, or CTF into a
- * temporary folder, both removed afterwards), its second byte where the
+ * report into /dev/null, SQLite into a temporary file, CTF into a
+ * temporary folder, both removed afterwards, or the Perfetto trace into
+ * /dev/null), its second byte where the
  * rest is split into two per-CPU files, and the whole conversion runs on
  * them.  Any crash, sanitizer report or leak is a bug; damage reports and
  * refusals are expected and ignored.
@@ -27,11 +28,12 @@
 #include "output/db/db.h"
 #include "output/line/line.h"
 #include "output/output.h"
+#include "output/perfetto/perfetto.h"
 #include "pipeline/convert.h"
 
 enum {
 	OUT_TEXT, OUT_JSON, OUT_CSV, OUT_SQLITE, OUT_DELTA, OUT_STAT,
-	OUT_TIMECHART, OUT_REPORT, OUT_CTF,
+	OUT_TIMECHART, OUT_REPORT, OUT_CTF, OUT_PERFETTO,
 	OUT_COUNT
 };
 
@@ -95,6 +97,8 @@ static int make_output(struct output **out, uint8_t which, int null,
 		return output_stat_new(out, null, &opt);
 	case OUT_TIMECHART:
 		return output_timechart_new(out, null, 4, 0);
+	case OUT_PERFETTO:
+		return output_perfetto_new(out, null, "/dev/null", NULL);
 	case OUT_CTF:
 		if (!mkdtemp(ctf))
 			return -1;

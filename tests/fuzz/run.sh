@@ -1,6 +1,6 @@
 #!/bin/sh
 # Fuzz lket-b2a's reader, decoder and every output (text, --delta, JSON,
-# CSV, --stat, --timechart, --report, SQLite, CTF) for a bounded time (libFuzzer, with
+# CSV, --stat, --timechart, --report, SQLite, CTF, Perfetto) for a bounded time (libFuzzer, with
 # ASan and UBSan), starting from the golden traces and the seed corpus
 # kept in tests/fuzz/corpus/ (tests/fuzz/make-corpus.sh), and from what
 # earlier runs found (BUILD/fuzz/corpus).  Fails on any crash or sanitizer
@@ -18,13 +18,13 @@ cd "$top"
 # every module of lket-b2a but main.c: the target is its main (and
 # --version, which it never gives, prints "fuzz")
 clang -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 \
-	-I/usr/include/postgresql -Ib2a -I. -DLKET_VERSION='"fuzz"' \
+	-I/usr/include/postgresql -Ib2a -I. -I"$build/gen" -DLKET_VERSION='"fuzz"' \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-o "$out/fuzz_b2a" tests/fuzz/fuzz_b2a.c \
 	$(find b2a -name '*.c' ! -path b2a/main.c | sort) -lsqlite3 -lpq -ldw -lelf
 # seeds: each golden trace's two files, after a byte for each output the
 # target chooses from (text, JSON, CSV, SQLite, text with --delta, --stat,
-# --timechart, --report, CTF) and the split byte (so the split falls near
+# --timechart, --report, CTF, Perfetto) and the split byte (so the split falls near
 # the real boundary); and the trace with call stacks
 for f in v4 v5 none stacks; do
 	if [ $f = stacks ]; then
@@ -35,7 +35,7 @@ for f in v4 v5 none stacks; do
 	a=$(wc -c < "$out/seeds/${f}_0")
 	b=$(wc -c < "$out/seeds/${f}_1")
 	byte=$((a * 255 / (a + b)))
-	for o in 0 1 2 3 4 5 6 7 8; do
+	for o in 0 1 2 3 4 5 6 7 8 9; do
 		{ printf "\\$(printf %o "$o")\\$(printf %o "$byte")"
 		  cat "$out/seeds/${f}_0" "$out/seeds/${f}_1"; } \
 			> "$out/seeds/$f-$o.seed"

@@ -507,6 +507,64 @@ case_modes_kept() {
 case_rpc_report_one() { $gen golden t; echo --rpc-report rpc t; }
 case_report_stdout() { $gen latency t; echo -o - --report - --event syscall.entry --pid 5001 t; }
 
+# --perfetto FILE: Perfetto's protobuf trace of the run, decoded by protoc
+# against the project's schema (b2a/output/perfetto/lket_perfetto.proto)
+# and checked against the run's own events, written as JSON Lines beside
+# it (tests/perfetto/pfcheck.py): each event where lket-b2a(1) says it
+# goes, with its values, and nothing else; wake-up flows; the losses as
+# markers and stats; then the RPC flows against --rpc-report, the
+# critical path against --critical-path's, the stacks symbolised.  Damage
+# and every kind of loss: dropped records, a lost flush, records missing
+# at the end, a flight recording's, probe hits skipped.
+case_perfetto() { $gen golden t; echo -f json --perfetto t.pftrace t; }
+case_perfetto_filter() { $gen golden t; echo -f json --pid 4242 --perfetto t.pftrace t; }
+case_perfetto_wakeups() {
+	$gen wakeups t; echo -f json --perfetto t.pftrace --critical-path 6001 --critical-path-out path t; }
+case_perfetto_tasks() { $gen tasks t; echo -f json --perfetto t.pftrace t; }
+case_perfetto_latency() { $gen latency t; echo -f json --perfetto t.pftrace t; }
+case_perfetto_strings() { $gen strings t; echo -f json --perfetto t.pftrace t; }
+case_perfetto_timechart() { $gen -n 3000 timechart t; echo -f json --perfetto t.pftrace t; }
+case_perfetto_stacks() {
+	$gen stacks t && stack_debuginfo; echo -f json --debuginfo d --perfetto t.pftrace t; }
+case_perfetto_hosts() {
+	$gen -n 40 rpc t > truth; echo -f json --perfetto t.pftrace --rpc-report rpc client=t-client server=t-server; }
+case_perfetto_drops() { $gen -p -e drops t; echo -f json --perfetto t.pftrace t; }
+case_perfetto_end_gap() { end_gap; echo -f json --perfetto t.pftrace t; }
+case_perfetto_flight() { end_gap -F; echo -f json --perfetto t.pftrace t; }
+case_perfetto_skipped() { $gen -p -e -k 14 golden t; echo -f json --perfetto t.pftrace t; }
+case_perfetto_garbage() {
+	$gen golden t && head -c 40 t_1 > x && printf 'GARBG' >> x &&
+		tail -c +41 t_1 >> x && mv x t_1; echo -f json --perfetto t.pftrace t; }
+case_perfetto_junk() {
+	$gen golden t && head -c 300 /dev/zero | tr '\0' 'J' > t_1
+	echo -f json --perfetto t.pftrace t; }
+case_perfetto_moved() { $gen moved t; echo -f json --perfetto t.pftrace t; }
+# a wall-clock offset near 2^63 ns: no REALTIME past 2262 (nor an
+# overflow under UBSan)
+case_perfetto_wall_big() {
+	$gen -w 9223372035854775000 golden t; echo -f json --perfetto t.pftrace t; }
+# not over an input, nor two whole documents on standard output
+case_clash_perfetto() {
+	$gen golden t && cksum t_0 t_1 > keep; echo --perfetto t_1 t; }
+case_clash_perfetto_stdout() { $gen golden t; echo --perfetto - --timechart - t; }
+
+# The Perfetto trace decoded and checked against the run's JSON events.
+perfetto_check() {
+	if ! command -v protoc > /dev/null; then
+		echo "protoc is missing (tools/install-deps)"
+		return
+	fi
+	protoc -I"$here/../../b2a/output/perfetto" \
+		--decode=lket.perfetto.Trace lket_perfetto.proto \
+		< t.pftrace > t.pftrace.txt 2> protoc.err
+	echo "protoc --decode: exit $?, $(grep -c . protoc.err) messages"
+	set --
+	[ -f rpc ] && set -- "$@" --rpc rpc
+	[ -f path ] && set -- "$@" --path path
+	python3 "$here/../perfetto/pfcheck.py" lket.out t.pftrace.txt \
+		"$@" --stderr stderr
+}
+
 # Two hosts' lket.out and standard error against lket-gen rpc's truth.
 rpc_check() {
 	awk '
@@ -587,6 +645,7 @@ extras() {
 	fi
 	if [ -e ./- ]; then echo "--- a file named -"; fi
 	if [ -f rpc-check ]; then echo "--- rpc-check"; rpc_check; fi
+	if [ -f t.pftrace ]; then echo "--- perfetto"; perfetto_check; fi
 	ls | grep tmp- || true
 }
 

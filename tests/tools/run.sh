@@ -205,9 +205,13 @@ rm -f "$rw"/r_* && (cd "$rw" && "$rot" -s 131072 -n 1000 -o r t_0 t_1 2>/dev/nul
 	ok "lket-rotate, nothing deleted: lket-b2a's lket.out is the trace's own ($(ls "$rw"/r_* | wc -l) files)" ||
 	bad "lket-rotate, nothing deleted: lket.out differs from the trace's own"
 # FIFOs, as lket-run-traced hands them to stapio: CPU 2's never opened
-# by a writer; the others' writers close when done; SIGTERM ends it
+# by a writer; the others' writers close when done; SIGTERM ends it.
+# timeout --foreground passes the SIGTERM on alone: without it timeout
+# sends a SIGCONT after it, which can discard the SIGSTOP of the ptrace
+# attach LeakSanitizer makes as the ASan build exits, and the exit hangs
+# (seen on a loaded machine: spinning, SIGTERM ignored).
 rm -f "$rw"/r_* && mkfifo "$rw/in_0" "$rw/in_1" "$rw/in_2"
-(cd "$rw" && exec timeout 20 "$rot" -s 131072 -n 1000 -o r in_0 in_1 in_2 2>fifo.err) &
+(cd "$rw" && exec timeout --foreground 20 "$rot" -s 131072 -n 1000 -o r in_0 in_1 in_2 2>fifo.err) &
 rp=$!
 cat "$rw/t_1" >"$rw/in_1" && cat "$rw/t_0" >"$rw/in_0"
 sleep 0.5

@@ -1,8 +1,9 @@
 #!/bin/sh
 # make demo: trace a real workload on Debian's 6.1 kernel in the qemu
-# guest with LKET, convert the trace with lket-b2a, show lket.out, and
-# draw its timechart (timechart.svg, and timechart.png as chromium
-# renders it, when chromium is there).
+# guest with LKET, convert the trace with lket-b2a, show lket.out, draw
+# its timechart (timechart.svg, and timechart.png as chromium renders it,
+# when chromium is there), and write it as a Perfetto trace
+# (trace.pftrace).
 #
 #   tests/vm/demo.sh BUILD
 #
@@ -10,7 +11,8 @@
 #   probe addevent.syscall, addevent.process, addevent.tskdispatch {}
 # and the workload a short shell pipeline that forks, execs, reads files
 # and sleeps.  Results: BUILD/demo/trace_<cpu>, BUILD/demo/lket.out,
-# BUILD/demo/timechart.svg and BUILD/demo/timechart.png.
+# BUILD/demo/timechart.svg, BUILD/demo/timechart.png and
+# BUILD/demo/trace.pftrace.
 set -eu
 
 build=$(cd "${1:?usage: demo.sh BUILD}" && pwd)
@@ -54,7 +56,7 @@ echo "demo: booting Debian's 6.1 kernel in qemu and tracing the workload"
 
 status=0
 "$build/lket-b2a" -o "$out/lket.out" --timechart "$out/timechart.svg" \
-	"$out/trace" || status=$?
+	--perfetto "$out/trace.pftrace" "$out/trace" || status=$?
 [ "$status" -le 1 ] || fail "lket-b2a could not convert $out/trace_*"
 [ -s "$out/lket.out" ] || fail "the trace came back empty"
 
@@ -80,4 +82,5 @@ if command -v chromium > /dev/null; then
 		> "$out/chromium.log" 2>&1 &&
 		echo "demo: as chromium renders it: $out/timechart.png"
 fi
+echo "demo: the same trace for Perfetto: $out/trace.pftrace ($(wc -c < "$out/trace.pftrace") bytes): open https://ui.perfetto.dev in a browser and drop the file on it (Open trace file), or query it: trace_processor_shell query $out/trace.pftrace 'select * from sched limit 10'"
 [ "$status" = 0 ] || echo "demo: lket-b2a reported damage or lost records (above)"

@@ -66,9 +66,9 @@ struct ctf_class {
 	char *syscall;		/* of a class per system call */
 	/* found once for the class, not by name for each event: the
 	 * system fields LTTng's counterpart holds (bit i: field i), and
-	 * the value each LTTng field is taken from (-1: none) */
+	 * the values each LTTng field is taken from (-1: none) */
 	uint64_t shadowed;
-	int16_t *lttng_from;
+	int16_t (*lttng_from)[LTTNG_FROM_MAX];
 };
 
 /*

@@ -458,10 +458,8 @@ bool lttng_shadows(const struct lttng_event *l, const char *name)
 }
 
 /* Device numbers and flags: as unsigned as the kernel has them. */
-static uint64_t unsigned_of(const struct event *ev, const char *name)
+static uint64_t unsigned_of(const struct value *v)
 {
-	const struct value *v = event_value(ev, name);
-
 	return v && v->f->type != LKET_STRING ? value_unsigned(v) : 0;
 }
 
@@ -508,18 +506,34 @@ static void set_comm(struct lttng_value *v, const struct proc *p)
 	v->slen = p ? p->comm_len : 0;
 }
 
-void lttng_value(const struct lttng_field *f, const struct event *ev,
-		 const struct proc *proc, const struct procmap *procs,
-		 struct lttng_value *v)
+void lttng_field_reads(const struct lttng_field *f,
+		       const char *names[LTTNG_FROM_MAX])
 {
-	lttng_value_from(f, ev, f->from ? event_value(ev, f->from) : NULL,
-			 proc, procs, v);
+	names[0] = names[1] = "";
+	switch (f->source) {
+	case LTTNG_FROM_FIELD:
+	case LTTNG_COMM_OF_FIELD:
+		names[0] = f->from;
+		break;
+	case LTTNG_DEV:
+		names[0] = "disk_major";
+		names[1] = "disk_minor";
+		break;
+	case LTTNG_RWBS:
+		names[0] = "request_flags";
+		break;
+	default:
+		break;
+	}
 }
 
-void lttng_value_from(const struct lttng_field *f, const struct event *ev,
-		      const struct value *x, const struct proc *proc,
+void lttng_value_from(const struct lttng_field *f,
+		      const struct value *const from[LTTNG_FROM_MAX],
+		      const struct event *ev, const struct proc *proc,
 		      const struct procmap *procs, struct lttng_value *v)
 {
+	const struct value *x = from[0];
+
 	*v = (struct lttng_value){ .s = "" };
 	switch (f->source) {
 	case LTTNG_FROM_FIELD:
@@ -532,9 +546,9 @@ void lttng_value_from(const struct lttng_field *f, const struct event *ev,
 		break;
 	case LTTNG_COMM_OF_FIELD:
 		/* a switch to or from 0: this CPU's idle task */
-		set_comm(v, procmap_thread(procs, x && x->f->type != LKET_STRING ?
-						  (uint32_t)x->i : 0,
-					   ev->cpu));
+		set_comm(v, procmap_thread(procs,
+					   x && x->f->type != LKET_STRING ?
+					   (uint32_t)x->i : 0, ev->cpu));
 		break;
 	case LTTNG_CONSTANT:
 		v->i = f->constant;
@@ -553,11 +567,58 @@ void lttng_value_from(const struct lttng_field *f, const struct event *ev,
 		break;
 	case LTTNG_DEV:
 		/* the kernel's dev_t: MKDEV(major, minor) */
-		v->i = (int64_t)(unsigned_of(ev, "disk_major") << 20 |
-				 unsigned_of(ev, "disk_minor"));
+		v->i = (int64_t)(unsigned_of(x) << 20 | unsigned_of(from[1]));
 		break;
 	case LTTNG_RWBS:
-		v->i = rwbs(unsigned_of(ev, "request_flags"));
+		v->i = rwbs(unsigned_of(x));
 		break;
 	}
+}
+
+void lttng_value(const struct lttng_field *f, const struct event *ev,
+		 const struct proc *proc, const struct procmap *procs,
+		 struct lttng_value *v)
+{
+	const struct value *from[LTTNG_FROM_MAX];
+	const char *names[LTTNG_FROM_MAX];
+	size_t i;
+
+	lttng_field_reads(f, names);
+	for (i = 0; i < LTTNG_FROM_MAX; i++)
+		from[i] = names[i][0] ? event_value(ev, names[i]) : NULL;
+	lttng_value_from(f, from, ev, proc, procs, v);
+}
+
+size_t lttng_rwbs_string(uint32_t rwbs, char *out)
+{
+	/* blk_fill_rwbs()'s order: a preflush, the operation, then the
+	 * flags */
+	static const struct {
+		uint32_t bit;
+		char c;
+	} after[] = {
+		{ RWBS_FLAG_FUA, 'F' }, { RWBS_FLAG_RAHEAD, 'A' },
+		{ RWBS_FLAG_SYNC, 'S' }, { RWBS_FLAG_META, 'M' },
+	};
+	size_t n = 0, i;
+
+	if (rwbs & RWBS_FLAG_PREFLUSH)
+		out[n++] = 'F';
+	if (rwbs & RWBS_FLAG_WRITE)
+		out[n++] = 'W';
+	else if (rwbs & RWBS_FLAG_DISCARD)
+		out[n++] = 'D';
+	else if (rwbs & RWBS_FLAG_FLUSH)
+		out[n++] = 'F';
+	else if (rwbs & RWBS_FLAG_READ)
+		out[n++] = 'R';
+	else
+		out[n++] = 'N';
+	if (rwbs & RWBS_FLAG_SECURE)
+		out[n++] = 'E';
+	for (i = 0; i < ARRAY_SIZE(after); i++)
+		if (rwbs & after[i].bit)
+			out[n++] = after[i].c;
+	out[n] = '\0';
+	return n;
 }

@@ -103,11 +103,26 @@ struct lttng_value {
 void lttng_value(const struct lttng_field *f, const struct event *ev,
 		 const struct proc *proc, const struct procmap *procs,
 		 struct lttng_value *v);
-/* The same, from ev's value of the field f takes it from (f->from; NULL:
- * ev has none), which the caller found once for the event's class
- * rather than by name for each event. */
-void lttng_value_from(const struct lttng_field *f, const struct event *ev,
-		      const struct value *from, const struct proc *proc,
+
+/*
+ * The LKET fields that f's value comes from, by name (at most
+ * LTTNG_FROM_MAX; "" past those it reads), for a caller that looks them
+ * up once per event class rather than by name at each event; and the
+ * value from them, found: from[i] the event's value of name i, NULL if
+ * it has none.
+ */
+#define LTTNG_FROM_MAX	2
+void lttng_field_reads(const struct lttng_field *f,
+		       const char *names[LTTNG_FROM_MAX]);
+void lttng_value_from(const struct lttng_field *f,
+		      const struct value *const from[LTTNG_FROM_MAX],
+		      const struct event *ev, const struct proc *proc,
 		      const struct procmap *procs, struct lttng_value *v);
+
+/* LTTng's rwbs bits as the kernel's blk_fill_rwbs() spells them (ftrace's
+ * and Perfetto's rwbs): "WS", "R", "FWF"...; out holds
+ * LTTNG_RWBS_STR_MAX bytes, NUL included.  Returns the length. */
+#define LTTNG_RWBS_STR_MAX	8
+size_t lttng_rwbs_string(uint32_t rwbs, char *out);
 
 #endif

@@ -40,10 +40,15 @@ static int ctf_class_lttng(struct ctf_class *k)
 	k->lttng_from = malloc(l->nfields * sizeof(*k->lttng_from));
 	if (!k->lttng_from)
 		return -ENOMEM;
-	for (i = 0; i < l->nfields; i++)
-		k->lttng_from[i] = (int16_t)(l->fields[i].from ?
-					     field_at(k->meta, l->fields[i].from) :
-					     -1);
+	for (i = 0; i < l->nfields; i++) {
+		const char *names[LTTNG_FROM_MAX];
+		unsigned int j;
+
+		lttng_field_reads(&l->fields[i], names);
+		for (j = 0; j < LTTNG_FROM_MAX; j++)
+			k->lttng_from[i][j] = (int16_t)(names[j][0] ?
+					field_at(k->meta, names[j]) : -1);
+	}
 	return 0;
 }
 

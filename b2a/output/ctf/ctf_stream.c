@@ -143,16 +143,20 @@ static uint8_t *put_lttng(uint8_t *p, const struct ctf_class *k,
 			  const struct procmap *procs)
 {
 	const struct lttng_event *l = k->lttng;
+	const struct value *from[LTTNG_FROM_MAX];
 	struct lttng_value v;
-	unsigned int i;
+	unsigned int i, j;
 	int at;
 
 	for (i = 0; i < l->nfields; i++) {
 		const struct lttng_field *f = &l->fields[i];
 
-		at = k->lttng_from[i];
-		lttng_value_from(f, ev, at >= 0 && (unsigned int)at < ev->nvalues ?
-				 &ev->v[at] : NULL, proc, procs, &v);
+		for (j = 0; j < LTTNG_FROM_MAX; j++) {
+			at = k->lttng_from[i][j];
+			from[j] = at >= 0 && (unsigned int)at < ev->nvalues ?
+				  &ev->v[at] : NULL;
+		}
+		lttng_value_from(f, from, ev, proc, procs, &v);
 		p = f->type == LTTNG_STRING ? put_string(p, v.s, v.slen) :
 		    put_int(p, f->type == LTTNG_INT64 ? 8 : 4, v.i);
 	}

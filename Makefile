@@ -248,7 +248,7 @@ check-package: all
 	tests/package/run.sh $(BUILD)
 
 # lket-run-traced with stand-ins for staprun and modinfo: quoting, modes
-check-tools: $(BUILD)/lket-b2a $(BUILD)/asan/lket-rotate $(BUILD)/lket-gen
+check-tools: $(BUILD)/lket-b2a $(BUILD)/asan/lket-rotate $(BUILD)/lket-gen $(GENERATED)
 	tests/tools/run.sh $(BUILD)
 
 # LKET_SKIP_GUEST=1 is the one way to skip these; without it a guest that
@@ -330,7 +330,7 @@ install: all
 	install -m 755 tools/lket-stap tools/lket-run-traced tools/lket-buildenv tools/lket-target \
 		$(DESTDIR)$(BINDIR)/
 	install -m 644 tools/stap-runtime-patches/*.patch $(DESTDIR)$(RTPATCHDIR)/
-	install -m 644 tools/lket-kbuild.mk tools/lket-tracequery.h \
+	install -m 644 tools/lket-kbuild.mk tools/lket-tracequery.h tools/lket-owner-checks.sh \
 		tools/lket-syscall-table.awk $(DESTDIR)$(PREFIX)/share/lket/
 	install -m 644 tapset/*.stp tapset/*.stpm $(DESTDIR)$(TAPSETDIR)/
 	set -e; for f in tapset/*.stp tapset/*.stpm; do \

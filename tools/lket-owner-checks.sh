@@ -53,10 +53,12 @@ lket_unsafe_path() {
 
 # lket_unsafe_tree DIR: the same for DIR and everything in it (a link
 # itself, not what it points to: its target is checked where it is
-# used).
+# used), unless DIR is private (no access for group or others), when
+# nothing in it can be reached by another user.
 lket_unsafe_tree() {
 	ut_why=$(lket_unsafe_path "$1")
-	if [ -z "$ut_why" ] && [ -d "$1" ]; then
+	if [ -z "$ut_why" ] && [ -d "$1" ] &&
+	   [ -n "$(find "$1" -maxdepth 0 -perm /077)" ]; then
 		ut_bad=$(find "$1" \( ! -uid 0 ! -uid "$(id -u)" ! -uid "${SUDO_UID:-0}" \) \
 			-print -quit)
 		if [ -n "$ut_bad" ]; then

@@ -180,17 +180,33 @@ run -o "$work/sticky/t" -p "$work/sticky/pid" m.ko -- true >"$work/out" 2>&1 &&
 # user can plant a link; stap's cache another user may write is refused.
 # The stand-in stap writes OUT_0 and OUT_1 (stpd_cpu0, stpd_cpu1 without
 # -o) as staprun does: 0666 less the umask, an old file truncated
+# -p4 -m NAME writes NAME.ko as stap does (a temporary file renamed,
+# 0666 less the umask).  STAND_IN_CLEARS=FILE: while FILE counts above
+# 0, a -p4 -m run first clears its umask as SystemTap 5.1's create_dir()
+# does, making a cache folder 0777 and a module in it 0666 (counted down)
 cat >"$work/bin/stap" <<'EOS'
 #!/bin/sh
-out= pass=5
+out= pass=5 mod=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-o) out=$2; shift 2 ;;
 	-p) pass=$2; shift 2 ;;
-	-[IrRmecB]) shift 2 ;;
+	-m) mod=$2; shift 2 ;;
+	-[IrRecB]) shift 2 ;;
 	*) shift ;;
 	esac
 done
+if [ "$pass" = 4 ] && [ -n "$mod" ] && [ "$mod" != lket_warm ]; then
+	echo "$mod" >>"$STAND_IN_LOG"
+	n=$(cat "$STAND_IN_CLEARS" 2>/dev/null || echo 0)
+	if [ "$n" -gt 0 ]; then
+		echo $((n - 1)) >"$STAND_IN_CLEARS"
+		umask 0
+		mkdir -p "$SYSTEMTAP_DIR/cache/ab/q" && echo cached >"$SYSTEMTAP_DIR/cache/ab/q/$mod.ko"
+	fi
+	echo module >"$mod.ko.tmp" && mv "$mod.ko.tmp" "$mod.ko"
+	exit
+fi
 [ "$pass" = 5 ] || exit 0
 for c in 0 1; do
 	echo trace >"${out:-stpd_cpu}${out:+_}$c" || exit 1
@@ -216,12 +232,49 @@ lstap "$work/lnk" -o t >"$work/out" 2>&1 && bad "lket-stap -o over a link: ran" 
 	{ victim_same && grep -q "./t_1: not a plain file" "$work/out" &&
 		ok "lket-stap -o over an old trace file that is a link: refused, the file it points to unchanged" ||
 		bad "lket-stap -o over a link: $(cat "$work/out")"; }
-mkdir -p "$work/stapdir/cache" && chmod 777 "$work/stapdir/cache"
-lstap "$work/ls" -o trace2 >"$work/out" 2>&1 && bad "lket-stap with a cache anyone may write: ran" ||
-	{ [ ! -e "$work/ls/trace2_0" ] && grep -q "$work/stapdir/cache" "$work/out" &&
-		ok "lket-stap with a stap cache anyone may write: refused ($(cat "$work/out"))" ||
+# stap's cache: made private (0700) by lket-stap, so that what stap
+# writes inside, 0777 and 0666 once it has cleared its umask, no other
+# user can reach; one that is not, with a folder anyone may write in it
+# (an older lket-stap's, or made by hand), is refused
+[ "$(stat -c %a "$work/stapdir")" = 700 ] && ok "lket-stap made stap's cache private (0700)" ||
+	bad "stap's cache: mode $(stat -c %a "$work/stapdir") (want 700)"
+mkdir -p "$work/stapdir/cache/77" && chmod 777 "$work/stapdir/cache/77"
+if lstap "$work/ls" -o trace2 >"$work/out" 2>&1 &&
+   [ "$(stat -c %a "$work/ls/trace2_0")" = 600 ]; then
+	ok "lket-stap with a folder anyone may write inside its private cache: ran"
+else
+	bad "lket-stap with a 0777 folder inside its private cache: $(cat "$work/out")"
+fi
+[ "$(stat -c %a "$work/stapdir/cache/77")" = 755 ] &&
+	ok "lket-stap made what stap wrote in its cache its owner's alone (0777 -> 0755)" ||
+	bad "a 0777 folder in stap's cache is $(stat -c %a "$work/stapdir/cache/77") after a run"
+chmod 755 "$work/stapdir" && chmod 777 "$work/stapdir/cache/77"
+lstap "$work/ls" -o trace3 >"$work/out" 2>&1 && bad "lket-stap with a cache anyone may write: ran" ||
+	{ [ ! -e "$work/ls/trace3_0" ] && grep -q "$work/stapdir/cache/77 is writable" "$work/out" &&
+		ok "lket-stap with a stap cache (0755) anyone may write in: refused ($(cat "$work/out"))" ||
 		bad "lket-stap with a cache anyone may write: $(cat "$work/out")"; }
-chmod 755 "$work/stapdir/cache"
+rm -rf "$work/stapdir"
+# -p4 -m NAME: a module stap wrote 0666 (its umask cleared) is built
+# again, and the second, 0644, replaces it; written 0666 twice, none
+mkdir -p "$work/lm"
+export STAND_IN_LOG="$work/lm/runs" STAND_IN_CLEARS="$work/lm/clears"
+echo 1 >"$STAND_IN_CLEARS"
+lstap "$work/lm" -p4 -m lket_x >"$work/out" 2>&1
+rc=$?
+[ $rc = 0 ] && [ "$(stat -c %a "$work/lm/lket_x.ko" 2>&1)" = 644 ] &&
+	[ "$(wc -l <"$STAND_IN_LOG")" = 2 ] && grep -q "building it again" "$work/out" &&
+	ok "-p4 -m: a module written 0666 (stap's umask cleared) built again, 0644" ||
+	bad "-p4 -m with a cleared umask: status $rc, lket_x.ko $(stat -c %a "$work/lm/lket_x.ko" 2>&1), $(wc -l <"$STAND_IN_LOG") stap runs: $(cat "$work/out")"
+modes=$(stat -c %a "$work/stapdir/cache/ab/q" "$work/stapdir/cache/ab/q/lket_x.ko" 2>&1 | tr '\n' ' ')
+[ "$modes" = "755 644 " ] &&
+	ok "-p4 -m: what stap wrote 0777 and 0666 in its cache made 0755 and 0644" ||
+	bad "-p4 -m: the cache's folder and module: $modes (want 755 644)"
+echo 2 >"$STAND_IN_CLEARS"
+lstap "$work/lm" -p4 -m lket_x >"$work/out" 2>&1 && bad "-p4 -m with a module written 0666 twice: status 0" ||
+	{ [ ! -e "$work/lm/lket_x.ko" ] && grep -q "lket_x.ko mode 0666 again: removed" "$work/out" &&
+		ok "-p4 -m: a module written 0666 twice is removed, and the run fails" ||
+		bad "-p4 -m with a module written 0666 twice: $(ls -l "$work/lm" | tr '\n' ' ') $(cat "$work/out")"; }
+unset STAND_IN_LOG STAND_IN_CLEARS
 
 # --flight: staprun gets the buffer size and lket_flight=1; SIGUSR1 with
 # no module loaded says so and the run goes on; SIGINT (Ctrl-C) goes on

@@ -10,9 +10,11 @@
 #    writable by no one else (a sticky folder aside), but what is in a
 #    private folder (no access for others: stap's cache) and the build
 #    roots;
-#  * in a build root (BUILD/roots/SUITE, and check-package's roots),
-#    made by debootstrap and dpkg with their own users, nothing is
-#    writable by others (a sticky folder, a device aside);
+#  * in a build root (BUILD/roots/SUITE or LKET_ROOTDIR/SUITE, and
+#    check-package's roots),
+#    made by debootstrap and dpkg with their own users, nothing root
+#    runs, loads or boots from it is writable by others (/usr, /boot,
+#    /etc, /root; a sticky folder aside);
 #  * what a kernel tree's links point to (its headers, vmlinux, its
 #    modules' debuginfo: the host's, or the root's of its suite), the
 #    same.
@@ -29,8 +31,10 @@ bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 some() { awk 'NR <= 10 { printf "%s%s", (NR > 1 ? ", " : ""), $0 } END { if (NR > 10) printf " and %d more", NR - 10 }'; }
 
 # the build roots: debootstrap's trees, each checked on its own
-roots=$(find "$build" \( -path "$build/roots/*" -o -path "$build/package/*-root" \) \
-	-prune -type d -print 2>/dev/null)
+rootdir=${LKET_ROOTDIR:-$build/roots}
+roots=$(for d in "$rootdir"/* "$build"/package/*; do
+	[ -d "$d/usr" ] && [ -d "$d/etc" ] && echo "$d"
+done)
 prune=
 for r in $roots; do prune="$prune -path $r -prune -o"; done
 
@@ -51,13 +55,18 @@ badko=$(find "$build" $prune -name '*.ko' -type f \( -perm /022 -o ! -uid "$me" 
 [ -z "$badko" ] && ok "$build: its $kos modules (*.ko) 0644 or stricter, the builder's" ||
 	bad "$build: modules others may write, or not the builder's: $badko"
 
-# 2. each build root: nothing others may write (sticky folders and
-# devices aside)
+# 2. each build root: nothing others may write of what root runs there,
+# loads from it or boots (its programs, libraries, kernels, modules,
+# debuginfo and configuration, its root's home with stap's cache):
+# /usr, /boot, /etc, /root (/var is Debian's own: its logs and mail
+# are group-writable)
 for r in $roots; do
-	w=$(find "$r" -xdev \( -path "$r/proc" -o -path "$r/sys" -o -path "$r/dev" \) -prune -o \
-		\( -type f -o -type d \) -perm /022 ! -perm -1000 -print 2>/dev/null | some)
-	[ -z "$w" ] && ok "${r#"$build"/}: nothing others may write" ||
-		bad "${r#"$build"/}: others may write $w"
+	w=$(for d in usr boot etc root; do
+		[ -d "$r/$d" ] && [ ! -L "$r/$d" ] || continue
+		find "$r/$d" -xdev \( -type f -o -type d \) -perm /022 ! -perm -1000 -print 2>/dev/null
+	done | some)
+	[ -z "$w" ] && ok "$r: nothing others may write in /usr, /boot, /etc, /root" ||
+		bad "$r: others may write $w"
 done
 
 # 3. what the kernel trees' links point to: the host's, or for a
@@ -80,7 +89,7 @@ for k in "$build"/kernel/* "$build"/targets/*/kernel/*; do
 	suite=$("$top/tools/lket-target" --suite "$rel")
 	suite=${suite%%-*}
 	root=
-	[ -z "$suite" ] || [ "$suite" = "$hostsuite" ] || root=$build/roots/$suite
+	[ -z "$suite" ] || [ "$suite" = "$hostsuite" ] || root=$rootdir/$suite
 	find "$k" -maxdepth 2 -type l >"$build/owners.links"
 	n=0 w=
 	while read -r l; do
@@ -91,7 +100,10 @@ for k in "$build"/kernel/* "$build"/targets/*/kernel/*; do
 			w="$w $l -> $t ($(stat -c '%a %U' "$t"))"
 		fi
 	done <"$build/owners.links"
+	links=$(wc -l <"$build/owners.links")
 	rm -f "$build/owners.links"
+	[ "$links" = 0 ] || [ "$n" -gt 0 ] ||
+		w=" none of its $links links leads anywhere${root:+ in $root}"
 	[ -z "$w" ] && ok "${k#"$build"/}: what its $n links point to (headers, vmlinux, kmod/ debuginfo) root's or the builder's, 0644 or stricter" ||
 		bad "${k#"$build"/}: links to what others may write:$w"
 done

@@ -68,7 +68,7 @@ GENERATED = tapset/lket_catalogue.stp tapset/lket_aliases.stp \
 .PHONY: all check check-unit check-golden check-ctf check-svg check-svg-big check-db \
 	check-perfetto check-perfetto-export \
 	check-fuzz check-package check-rt check-targets check-guest-targets check-catalogue check-tapset check-tools check-guest guest-tests \
-	check-multihost check-stress fuzz-long bench demo install clean
+	check-multihost check-stress fuzz-long bench demo install clean check-owners
 
 all: $(BUILD)/lket-b2a $(BUILD)/lket-rotate $(BUILD)/lket-gen $(GENERATED)
 
@@ -287,8 +287,13 @@ check-package: all
 	tests/package/run.sh $(BUILD)
 
 # lket-run-traced with stand-ins for staprun and modinfo: quoting, modes
-check-tools: $(BUILD)/lket-b2a $(BUILD)/asan/lket-rotate $(BUILD)/lket-gen
+check-tools: $(BUILD)/lket-b2a $(BUILD)/asan/lket-rotate $(BUILD)/lket-gen $(GENERATED)
 	tests/tools/run.sh $(BUILD)
+
+# the files the build made that root loads or runs: none another user's
+# to change (tests/guest/run.sh runs it after the guest tests too)
+check-owners:
+	tests/owners/run.sh $(BUILD)
 
 # LKET_SKIP_GUEST=1 is the one way to skip these; without it a guest that
 # cannot start fails them.
@@ -369,7 +374,7 @@ install: all
 	install -m 755 tools/lket-stap tools/lket-run-traced tools/lket-buildenv tools/lket-target \
 		$(DESTDIR)$(BINDIR)/
 	install -m 644 tools/stap-runtime-patches/*.patch $(DESTDIR)$(RTPATCHDIR)/
-	install -m 644 tools/lket-kbuild.mk tools/lket-tracequery.h \
+	install -m 644 tools/lket-kbuild.mk tools/lket-tracequery.h tools/lket-owner-checks.sh \
 		tools/lket-syscall-table.awk $(DESTDIR)$(PREFIX)/share/lket/
 	install -m 644 tapset/*.stp tapset/*.stpm $(DESTDIR)$(TAPSETDIR)/
 	set -e; for f in tapset/*.stp tapset/*.stpm; do \

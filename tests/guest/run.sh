@@ -203,6 +203,13 @@ while [ "$done_" -lt "$total" ]; do
 done
 wait
 
+# The files the build made that root loads or runs (the modules, the
+# runtime copies, the kernel trees, the caches, the roots): none another
+# user's to change (tests/owners/run.sh)
+echo "== guest: owners"
+owners=0
+"$top/tests/owners/run.sh" "$build" || owners=1
+
 # passed/total of each test on each kernel, from the line every test
 # ends with ("NAME: P passed, F failed")
 echo "== guest: passed/total"
@@ -236,5 +243,6 @@ for name in $failed; do
 	done
 done
 [ -z "$failed" ] || echo "guest: failed:$failed"
+[ "$owners" = 0 ] || echo "guest: failed: owners (above: files another user may change)"
 echo "guest: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+[ "$fail" = 0 ] && [ "$owners" = 0 ]

@@ -1,13 +1,19 @@
 #!/bin/sh
-# tools/lket-run-traced on the host, with stand-ins for staprun and
-# modinfo (the real ones run in the guest: tests/transport/run.sh), and
-# tools/lket-buildenv's runtime copy:
+# tools/lket-run-traced and tools/lket-stap on the host, with stand-ins
+# for staprun, stap and modinfo (the real ones run in the guest:
+# tests/transport/run.sh), and tools/lket-buildenv's runtime copy and
+# kernel tree:
 #  * a -p PIDFILE and a command argument holding quotes and $(...) reach
 #    the root shell that runs them as one word each, never as code;
 #  * the trace files are 0600 in a folder made 0700 whatever the umask,
-#    and an old 0644 file written over is made private first;
-#  * a runtime copy that another user may write is refused, and one
-#    changed since it was made is made again;
+#    and an old 0644 file written over is made private first; the same
+#    for lket-stap's runs (-o PREFIX, and stpd_cpuN without it);
+#  * root writes no trace file or pid file where another user could
+#    plant a link (a folder, or one above it, of another user's or that
+#    others may write, unless sticky; a link as the file), and loads or
+#    runs no module, lket-rotate or stap cache another user could change;
+#  * a runtime copy or kernel tree that another user may write is
+#    refused, and a runtime copy changed since it was made is made again;
 #  * --flight: staprun gets lket_flight=1; SIGUSR1 with no module says
 #    so, and Ctrl-C reaches staprun (in the background) and leaves the
 #    command to end;
@@ -117,6 +123,158 @@ run -o "$work/old/t" m.ko -- true >"$work/out" 2>&1 || bad "lket-run-traced over
 modes=$(stat -c '%a' "$work/old/t_0" "$work/old/t_1" 2>&1 | tr '\n' ' ')
 [ "$modes" = "600 600 " ] && ok "an old 0644 trace file written over is 0600" ||
 	bad "modes after writing over an old trace: $modes (want 600 600)"
+
+# Root writes where no other user can plant a link for it to follow, and
+# runs nothing another user may replace (tools/lket-owner-checks.sh).
+# victim: what a planted link points to; it must stay as it is
+mkdir -p "$work/safe" && printf 'secret\n' >"$work/safe/victim" && chmod 640 "$work/safe/victim"
+victim_same() { [ "$(stat -c %a "$work/safe/victim")/$(cat "$work/safe/victim")" = "640/secret" ]; }
+# refused WHAT FOLDER ARGS...: lket-run-traced ARGS is refused, says
+# so naming FOLDER, writes nothing there but what was there, runs nothing
+refused() {
+	rf_what=$1 rf_dir=$2
+	shift 2
+	rf_before=$(ls -A "$rf_dir" 2>/dev/null | tr '\n' ' ')
+	rm -f "$work/ran"
+	if run "$@" -- touch "$work/ran" >"$work/out" 2>&1; then
+		bad "$rf_what: lket-run-traced ran"
+	elif [ -e "$work/ran" ] || [ "$(ls -A "$rf_dir" 2>/dev/null | tr '\n' ' ')" != "$rf_before" ]; then
+		bad "$rf_what: refused, but the command ran or files were written: $(ls -A "$rf_dir" | tr '\n' ' ')"
+	elif ! victim_same; then
+		bad "$rf_what: the file a link points to was changed: $(stat -c %a "$work/safe/victim") $(cat "$work/safe/victim")"
+	elif grep -q "$rf_dir" "$work/out"; then
+		ok "$rf_what: refused ($(cat "$work/out"))"
+	else
+		bad "$rf_what: refused without naming $rf_dir: $(cat "$work/out")"
+	fi
+}
+mkdir -p "$work/ww" && chmod 777 "$work/ww"
+refused "-o in a folder anyone may write" "$work/ww" -o "$work/ww/t" m.ko
+mkdir -p "$work/ww/sub"
+refused "-o in a folder below one anyone may write" "$work/ww" -o "$work/ww/sub/t" m.ko
+mkdir -p "$work/lnk" && ln -s "$work/safe/victim" "$work/lnk/t_1"
+refused "-o over an old trace file that is a link" "$work/lnk" -o "$work/lnk/t" m.ko
+refused "-p in a folder anyone may write" "$work/ww" -p "$work/ww/pid" -o "$work/safe/t" m.ko
+ln -s "$work/safe/victim" "$work/lnk/pid"
+refused "-p naming a link" "$work/lnk" -p "$work/lnk/pid" -o "$work/safe/t" m.ko
+if [ "$(id -u)" = 0 ]; then
+	mkdir -p "$work/theirs" && chown nobody "$work/theirs"
+	refused "-o in another user's folder" "$work/theirs" -o "$work/theirs/t" m.ko
+else
+	bad "not root: another user's folder not tried"
+fi
+cp "$work/m.ko" "$work/ww/m.ko"
+refused "a module in a folder anyone may write" "$work/ww" -o "$work/safe/t" "$work/ww/m.ko"
+cp "$work/m.ko" "$work/safe/w.ko" && chmod 666 "$work/safe/w.ko"
+refused "a module anyone may write" "$work/safe/w.ko" -o "$work/safe/t" "$work/safe/w.ko"
+# a sticky folder anyone may write (as /tmp): no one else can rename or
+# remove the files written there
+mkdir -p "$work/sticky" && chmod 1777 "$work/sticky"
+run -o "$work/sticky/t" -p "$work/sticky/pid" m.ko -- true >"$work/out" 2>&1 &&
+	[ "$(stat -c %a "$work/sticky/t_0" "$work/sticky/pid" | tr '\n' ' ')" = "600 600 " ] &&
+	ok "-o and -p in a sticky folder anyone may write: files 0600" ||
+	bad "-o and -p in a sticky folder: $(cat "$work/out")"
+
+# lket-stap's runs (pass 5) write the trace as lket-run-traced does:
+# 0600 whatever the umask, an old file private first, where no other
+# user can plant a link; stap's cache another user may write is refused.
+# The stand-in stap writes OUT_0 and OUT_1 (stpd_cpu0, stpd_cpu1 without
+# -o) as staprun does: 0666 less the umask, an old file truncated
+# -p4 -m NAME writes NAME.ko as stap does (a temporary file renamed,
+# 0666 less the umask).  STAND_IN_CLEARS=FILE: while FILE counts above
+# 0, a -p4 -m run first clears its umask as SystemTap 5.1's create_dir()
+# does, making a cache folder 0777 and a module in it 0666 (counted down)
+cat >"$work/bin/stap" <<'EOS'
+#!/bin/sh
+out= pass=5 mod=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o) out=$2; shift 2 ;;
+	-p) pass=$2; shift 2 ;;
+	-m) mod=$2; shift 2 ;;
+	-[IrRecB]) shift 2 ;;
+	*) shift ;;
+	esac
+done
+if [ "$pass" = 4 ] && [ -n "$mod" ] && [ "$mod" != lket_warm ]; then
+	echo "$mod" >>"$STAND_IN_LOG"
+	n=$(cat "$STAND_IN_CLEARS" 2>/dev/null || echo 0)
+	if [ "$n" -gt 0 ]; then
+		echo $((n - 1)) >"$STAND_IN_CLEARS"
+		umask 0
+		mkdir -p "$SYSTEMTAP_DIR/cache/ab/q" && echo cached >"$SYSTEMTAP_DIR/cache/ab/q/$mod.ko"
+	fi
+	echo module >"$mod.ko.tmp" && mv "$mod.ko.tmp" "$mod.ko"
+	exit
+fi
+[ "$pass" = 5 ] || exit 0
+for c in 0 1; do
+	echo trace >"${out:-stpd_cpu}${out:+_}$c" || exit 1
+done
+EOS
+chmod +x "$work/bin/stap"
+mkdir -p "$work/rt" "$work/kt"
+lstap() { (cd "$1" && shift && umask 022 && PATH=$work/bin:$PATH SYSTEMTAP_DIR=$work/stapdir \
+	timeout 20 "$top/tools/lket-stap" -r "$work/kt" -R "$work/rt" "$@" -e 'probe begin { exit() }'); }
+mkdir -p "$work/ls/old" && : >"$work/ls/old/trace_1" && chmod 644 "$work/ls/old/trace_1"
+lstap "$work/ls" -o trace >"$work/out" 2>&1 || bad "lket-stap -o trace: $(cat "$work/out")"
+lstap "$work/ls/old" -o trace >>"$work/out" 2>&1 || bad "lket-stap -o trace over an old trace: $(cat "$work/out")"
+lstap "$work/ls" >>"$work/out" 2>&1 || bad "lket-stap without -o: $(cat "$work/out")"
+modes=$(cd "$work/ls" && stat -c %a trace_0 trace_1 old/trace_0 old/trace_1 stpd_cpu0 stpd_cpu1 2>&1 | tr '\n' ' ')
+[ "$modes" = "600 600 600 600 600 600 " ] &&
+	ok "lket-stap runs under umask 022: -o trace's files, an old 0644 one written over, and stpd_cpuN, all 0600" ||
+	bad "lket-stap runs: modes of trace_0 trace_1 old/trace_0 old/trace_1 stpd_cpu0 stpd_cpu1: $modes (want all 600)"
+lstap "$work/ls" -o "$work/ww/trace" >"$work/out" 2>&1 && bad "lket-stap -o in a folder anyone may write: ran" ||
+	{ [ ! -e "$work/ww/trace_0" ] && grep -q "$work/ww" "$work/out" &&
+		ok "lket-stap -o in a folder anyone may write: refused ($(cat "$work/out"))" ||
+		bad "lket-stap -o in a folder anyone may write: $(cat "$work/out")"; }
+lstap "$work/lnk" -o t >"$work/out" 2>&1 && bad "lket-stap -o over a link: ran" ||
+	{ victim_same && grep -q "./t_1: not a plain file" "$work/out" &&
+		ok "lket-stap -o over an old trace file that is a link: refused, the file it points to unchanged" ||
+		bad "lket-stap -o over a link: $(cat "$work/out")"; }
+# stap's cache: made private (0700) by lket-stap, so that what stap
+# writes inside, 0777 and 0666 once it has cleared its umask, no other
+# user can reach; one that is not, with a folder anyone may write in it
+# (an older lket-stap's, or made by hand), is refused
+[ "$(stat -c %a "$work/stapdir")" = 700 ] && ok "lket-stap made stap's cache private (0700)" ||
+	bad "stap's cache: mode $(stat -c %a "$work/stapdir") (want 700)"
+mkdir -p "$work/stapdir/cache/77" && chmod 777 "$work/stapdir/cache/77"
+if lstap "$work/ls" -o trace2 >"$work/out" 2>&1 &&
+   [ "$(stat -c %a "$work/ls/trace2_0")" = 600 ]; then
+	ok "lket-stap with a folder anyone may write inside its private cache: ran"
+else
+	bad "lket-stap with a 0777 folder inside its private cache: $(cat "$work/out")"
+fi
+[ "$(stat -c %a "$work/stapdir/cache/77")" = 755 ] &&
+	ok "lket-stap made what stap wrote in its cache its owner's alone (0777 -> 0755)" ||
+	bad "a 0777 folder in stap's cache is $(stat -c %a "$work/stapdir/cache/77") after a run"
+chmod 755 "$work/stapdir" && chmod 777 "$work/stapdir/cache/77"
+lstap "$work/ls" -o trace3 >"$work/out" 2>&1 && bad "lket-stap with a cache anyone may write: ran" ||
+	{ [ ! -e "$work/ls/trace3_0" ] && grep -q "$work/stapdir/cache/77 is writable" "$work/out" &&
+		ok "lket-stap with a stap cache (0755) anyone may write in: refused ($(cat "$work/out"))" ||
+		bad "lket-stap with a cache anyone may write: $(cat "$work/out")"; }
+rm -rf "$work/stapdir"
+# -p4 -m NAME: a module stap wrote 0666 (its umask cleared) is built
+# again, and the second, 0644, replaces it; written 0666 twice, none
+mkdir -p "$work/lm"
+export STAND_IN_LOG="$work/lm/runs" STAND_IN_CLEARS="$work/lm/clears"
+echo 1 >"$STAND_IN_CLEARS"
+lstap "$work/lm" -p4 -m lket_x >"$work/out" 2>&1
+rc=$?
+[ $rc = 0 ] && [ "$(stat -c %a "$work/lm/lket_x.ko" 2>&1)" = 644 ] &&
+	[ "$(wc -l <"$STAND_IN_LOG")" = 2 ] && grep -q "building it again" "$work/out" &&
+	ok "-p4 -m: a module written 0666 (stap's umask cleared) built again, 0644" ||
+	bad "-p4 -m with a cleared umask: status $rc, lket_x.ko $(stat -c %a "$work/lm/lket_x.ko" 2>&1), $(wc -l <"$STAND_IN_LOG") stap runs: $(cat "$work/out")"
+modes=$(stat -c %a "$work/stapdir/cache/ab/q" "$work/stapdir/cache/ab/q/lket_x.ko" 2>&1 | tr '\n' ' ')
+[ "$modes" = "755 644 " ] &&
+	ok "-p4 -m: what stap wrote 0777 and 0666 in its cache made 0755 and 0644" ||
+	bad "-p4 -m: the cache's folder and module: $modes (want 755 644)"
+echo 2 >"$STAND_IN_CLEARS"
+lstap "$work/lm" -p4 -m lket_x >"$work/out" 2>&1 && bad "-p4 -m with a module written 0666 twice: status 0" ||
+	{ [ ! -e "$work/lm/lket_x.ko" ] && grep -q "lket_x.ko mode 0666 again: removed" "$work/out" &&
+		ok "-p4 -m: a module written 0666 twice is removed, and the run fails" ||
+		bad "-p4 -m with a module written 0666 twice: $(ls -l "$work/lm" | tr '\n' ' ') $(cat "$work/out")"; }
+unset STAND_IN_LOG STAND_IN_CLEARS
 
 # --flight: staprun gets the buffer size and lket_flight=1; SIGUSR1 with
 # no module loaded says so and the run goes on; SIGINT (Ctrl-C) goes on
@@ -259,6 +417,16 @@ done
 run_rot --rotate 1,2 --flight 1 -o "$work/rr/u" m.ko -- true >"$work/out" 2>&1 &&
 	bad "--rotate with --flight ran" ||
 	ok "--rotate with --flight: refused ($(cat "$work/out"))"
+# root runs lket-rotate: one another user may replace is refused
+cp "$rot" "$work/ww/lket-rotate"
+export LKET_ROTATE="$work/ww/lket-rotate"
+refused "--rotate with an lket-rotate in a folder anyone may write" \
+	"$work/ww" --rotate 1,2 -o "$work/rr/v" m.ko
+cp "$rot" "$work/safe/lket-rotate" && chmod 777 "$work/safe/lket-rotate"
+LKET_ROTATE=$work/safe/lket-rotate
+refused "--rotate with an lket-rotate anyone may write" \
+	"$work/safe/lket-rotate" --rotate 1,2 -o "$work/rr/v" m.ko
+unset LKET_ROTATE
 
 # lket-buildenv's runtime copy, for the default kernel's headers
 rel=$("$top/tools/lket-target")
@@ -276,6 +444,31 @@ if [ -f "$tree/Makefile" ] && [ -d /usr/share/systemtap/runtime ]; then
 	if benv >/dev/null; then bad "a runtime copy others may write was used"
 	elif grep -q "another user may write" "$work/benv.err"; then ok "a runtime copy others may write is refused"
 	else bad "lket-buildenv: $(cat "$work/benv.err")"; fi
+	chmod g-w "$rt/print.c"
+	# the kernel tree modules are built from: the same
+	kt=$work/benv/kernel/$rel
+	benvk() { SYSTEMTAP_DIR=$work/benv/stap-cache "$top/tools/lket-buildenv" --release "$rel" \
+		--builddir "$work/benv" 2>"$work/benv.err"; }
+	if [ ! -f "/usr/lib/debug/boot/vmlinux-$rel" ]; then
+		bad "no /usr/lib/debug/boot/vmlinux-$rel: tools/install-deps guest"
+	elif benvk >/dev/null && [ -f "$kt/Makefile" ]; then
+		ok "lket-buildenv made the kernel tree"
+		for how in "chmod o+w $kt/Makefile" "chmod g+w $kt/include" "chown -h nobody $kt/vmlinux"; do
+			[ "$(id -u)" = 0 ] || [ "${how#chown}" = "$how" ] || continue
+			$how
+			if benvk >/dev/null; then bad "a kernel tree changed by $how was used"
+			elif grep -q "another user may write the kernel tree" "$work/benv.err"; then
+				ok "a kernel tree after $how is refused"
+			else bad "lket-buildenv after $how: $(cat "$work/benv.err")"; fi
+			case $how in
+			*Makefile) chmod o-w "$kt/Makefile" ;;
+			*include) chmod g-w "$kt/include" ;;
+			*) chown -h 0 "$kt/vmlinux" ;;
+			esac
+		done
+	else
+		bad "lket-buildenv (kernel tree): $(cat "$work/benv.err")"
+	fi
 else
 	bad "no $tree or SystemTap runtime: tools/install-deps guest"
 fi
@@ -352,6 +545,10 @@ kinds=$("$build/lket-gen" 2>&1 >/dev/null | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p
 [ $rc = 2 ] && grep -q "^Try 'lket-gen --help'" "$work/gen.out" &&
 	ok "lket-gen -x: refused, pointing to --help" ||
 	bad "lket-gen -x: status $rc, $(cat "$work/gen.out")"
+
+# what was planted for root to refuse, gone: the build's files are the
+# builder's alone (tests/owners)
+rm -rf "$work/ww" "$work/theirs" "$work/safe" "$work/lnk" "$work/sticky"
 
 echo "tools: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -7,16 +7,21 @@
 #  1. build (host): the workload (tests/guest/workloads/flight.c) and a
 #     module of addevent.iosyscall.read.entry and .return whose probe
 #     bodies count the records they wrote on CPU 0 (said at the end, in a
-#     warning), and of the workload's reads, that calls lket_snapshot()
-#     when one took over 50 ms;
+#     warning), and of the workload's reads of two bytes (the slow one's:
+#     a fast read a loaded host stalls cannot fire it), that calls
+#     lket_snapshot() when one took over 50 ms;
 #  2. guest, each CPU keeping 1 MB, the trace in a tmpfs:
-#     - trigger: the workload, on CPU 0, makes 2 x 50000 one-byte reads
-#       of /dev/zero with one read of a FIFO between them that lasts
-#       300 ms (its writer, started before tracing, waits); tracer and
-#       writer on CPU 1;
+#     - trigger: the workload, on CPU 0, makes 50000 one-byte reads of
+#       /dev/zero, then one read of a FIFO that lasts 300 ms (its writer,
+#       started before tracing, waits), then a read a millisecond until
+#       told to stop, once the trace has ended (the module unloaded);
+#       tracer and writer on CPU 1;
 #     - signal: fast reads until told to stop, no slow one; SIGUSR1 to
-#       lket-run-traced a second after tracing started, the workload
-#       told to stop 2 s later;
+#       lket-run-traced once the workload has made 50000 reads (some
+#       3 MB of records: the ring has gone round), the workload told to
+#       stop once the trace has ended (the module unloaded), and then
+#       making 1000 more reads: the order is the guest's, whatever the
+#       host's load;
 #     - stop: 100000 fast reads, no trigger: the snapshot is taken when
 #       tracing stops;
 #  3. host:
@@ -24,11 +29,14 @@
 #       recording, and says how many records of CPU 0 the recorder
 #       wrote over: the reads the module wrote there (the count) less
 #       those the snapshot holds, plus at most the module's other
-#       records there (lket.cpu_end's count less the reads); the
+#       records there (lket.cpu_end's count less the reads); or, if the
+#       ring never went round (nothing said), the snapshot holds every
+#       read the module wrote there; the
 #       snapshot holds the trace's start (the process snapshot), the
 #       slow read (a return over 50 ms after its entry, of the FIFO's
 #       descriptor), at least 1000 reads before it, reads after it (the
-#       grace period), and nothing later than the slow read's return +
+#       grace period, 250 ms here: a loaded host may stall the guest for
+#       tens of milliseconds), and nothing later than the slow read's return +
 #       the grace period (lket.flight's) + 50 ms (the timer's tick and a
 #       TCG slack);
 #     - signal: the workload ran to its end, the trace ended first (the
@@ -58,11 +66,15 @@ check "build: workload" \
 # then looked slower than 50 ms and fired the trigger).  The hooks count
 # in an aggregate, which takes no lock; the trigger's probes are plain
 # ones that leave at once for any other program.
-# The grace period is 25 ms here, not lket(5)'s 10: under emulation,
-# beside other guests, the workload's CPU can stand still for 10 ms
-# right after its slow read (seen once: no read after it in the
-# snapshot); 25 ms of reads still leave thousands before it in 1 MB.
-LKET_STAP_EXTRA="${LKET_STAP_EXTRA:-} -DLKET_FLIGHT_GRACE_MS=25"
+# The grace period is 250 ms here, not lket(5)'s 10: under emulation,
+# beside other guests or on a loaded host, the workload's CPU can stand
+# still for tens of milliseconds right after its slow read (seen with
+# 10 and 25: no read after it in the snapshot); the workload then reads
+# once a millisecond, so that 250 ms of reads still leave thousands
+# before it in 1 MB.  Only the slow read, the one of two bytes, can fire
+# the trigger: under a loaded host a one-byte read of /dev/zero was seen
+# to last over 50 ms, and fired it, in all three runs.
+LKET_STAP_EXTRA="${LKET_STAP_EXTRA:-} -DLKET_FLIGHT_GRACE_MS=250"
 check "build: iosyscall.read hooks and a latency trigger (stap -p4)" \
 	build_module lket_flight '
 global written0, entered
@@ -73,7 +85,7 @@ probe addevent.iosyscall.read.entry, addevent.iosyscall.read.return
 }
 probe syscall.read
 {
-	if (execname() != "flight")
+	if (execname() != "flight" || count != 2)
 		next
 	entered[tid()] = gettimeofday_ns()
 }
@@ -101,26 +113,46 @@ cd "$work"
 
 # 1. the latency trigger
 mkfifo \$d/fifo
+# until_module STATE WHO: wait, at most 300 s, until lket_flight is
+# STATE (loaded, gone); say if it was not
+until_module() {
+	n=0
+	while :; do
+		if [ -e /sys/module/lket_flight ]; then s=loaded; else s=gone; fi
+		[ "\$s" != "\$1" ] || return 0
+		[ \$n -lt 6000 ] || { echo "\$2: the module not \$1 after 300 s"; return 0; }
+		sleep 0.05
+		n=\$((n + 1))
+	done
+}
 taskset -c 1 "$w" writer \$d/fifo 300 &
 writer=\$!
 taskset -c 1 "$top/tools/lket-run-traced" --flight 1 -o \$d/t lket_flight.ko -- \
-	"$w" reader 50000 \$d/fifo > "$res/out" 2> "$res/err"
+	"$w" reader 50000 \$d/fifo \$d/tstop > "$res/out" 2> "$res/err" &
+run=\$!
+# the trace ended by the trigger (the module loaded, then gone), the
+# workload told to stop
+until_module loaded trigger
+until_module gone trigger
+touch \$d/tstop
+wait \$run
 echo "trigger: run rc=\$?"
 kill \$writer 2> /dev/null
 wait \$writer
 cp \$d/t_* "$res/"
 
-# 2. SIGUSR1
+# 2. SIGUSR1, once the workload has made 50000 reads, traced (it starts
+# once the probes are armed; a loaded host can make that minutes); the
+# workload told to stop once the snapshot has ended the trace (the
+# module gone), after which it makes 1000 more reads
 taskset -c 1 "$top/tools/lket-run-traced" --flight 1 -o \$d/u lket_flight.ko -- \
-	"$w" spin \$d/stop > "$res/sig.out" 2> "$res/sig.err" &
+	"$w" spin \$d/stop \$d/mark 50000 > "$res/sig.out" 2> "$res/sig.err" &
 run=\$!
-# until the trace's files are there (a loaded PREEMPT_RT guest can take
-# more than 5 s to start a module), at most a minute
 n=0
-while [ ! -e \$d/u_0 ] && [ \$n -lt 1200 ]; do sleep 0.05; n=\$((n + 1)); done
-sleep 1
+while [ ! -e \$d/mark ] && [ \$n -lt 6000 ]; do sleep 0.05; n=\$((n + 1)); done
+[ -e \$d/mark ] || echo "signal: no 50000 reads in 300 s: signalled all the same"
 kill -USR1 \$run
-sleep 2
+until_module gone signal
 touch \$d/stop
 wait \$run
 echo "signal: run rc=\$?"
@@ -161,13 +193,21 @@ flight_checks() {
 	counts=$(sed -n 's/.* \([0-9]*\) records of CPU 0 written over by the flight recorder: the tracer wrote \([0-9]*\) there .*/\1 \2/p' \
 		"$res/$1.b2a.err")
 	over=${counts% *} all=${counts#* }
-	echo "  $1: CPU 0: ${written:-?} read records written, ${found:-?} in the snapshot; lket-b2a: ${over:-none} of ${all:-?} records written over"
-	# the CPU's other records (task records of other tasks, the
-	# snapshot's) may have been written over too: at most all of them
-	check "$1: lket-b2a's count of CPU 0's records written over is the reads written less those kept, plus at most the ${all:-?} - ${written:-?} others the module wrote there (${over:-none})" \
-		test -n "$over" -a -n "$written" -a -n "$all" -a "${over:-0}" -gt 0 -a \
-		"${over:-0}" -ge "$(( ${written:-0} - ${found:-0} ))" -a \
-		"${over:-0}" -le "$(( ${written:-0} - ${found:-0} + ${all:-0} - ${written:-0} ))"
+	if [ -n "$counts" ]; then
+		# the ring went round: the CPU's other records (task records
+		# of other tasks, the snapshot's) may have been written over
+		# too, at most all of them
+		echo "  $1: CPU 0: ${written:-?} read records written, ${found:-?} in the snapshot; lket-b2a: $over of $all records written over"
+		check "$1: lket-b2a's count of CPU 0's records written over is the reads written less those kept, plus at most the $all - ${written:-?} others the module wrote there ($over)" \
+			test -n "$written" -a "$over" -gt 0 -a \
+			"$over" -ge "$(( ${written:-0} - ${found:-0} ))" -a \
+			"$over" -le "$(( ${written:-0} - ${found:-0} + all - ${written:-0} ))"
+	else
+		# it did not: nothing written over, every read record kept
+		echo "  $1: CPU 0: ${written:-?} read records written, ${found:-?} in the snapshot; lket-b2a: nothing written over"
+		check "$1: the ring never went round (lket-b2a says nothing was written over): the snapshot holds all ${written:-?} read records of CPU 0 (${found:-?})" \
+			test -n "$written" -a "${found:-0}" = "${written:-x}"
+	fi
 }
 
 # --- 1. the latency trigger

@@ -8,13 +8,18 @@
  *	writes one byte and exits: the reader's read of FIFO lasts about
  *	DELAY_MS.  Started before tracing, so that its own start is no
  *	record of the trace.
- *   flight reader N [FIFO]
+ *   flight reader N [FIFO STOP]
  *	on CPU 0 alone: N one-byte reads of /dev/zero; with FIFO, then the
- *	slow read of it and another N fast reads.  Prints "fd F" (the
- *	FIFO's descriptor), "slow MS" (how long its read took) and "done".
- *   flight spin FILE
- *	on CPU 0 alone: one-byte reads of /dev/zero until FILE exists
- *	(looked for every 1000 reads).  Prints "reads R" and "done".
+ *	slow read of it, the one read of two bytes (a trigger can tell it
+ *	from the others, however slow a host makes them), and then a
+ *	one-byte read of /dev/zero a millisecond until STOP exists.  Prints
+ *	"fd F" (the FIFO's descriptor), "slow MS" (how long its read took)
+ *	and "done".
+ *   flight spin STOP MARK N
+ *	on CPU 0 alone: one-byte reads of /dev/zero until STOP exists
+ *	(looked for every 1000 reads), making MARK once it has made N;
+ *	then 1000 more, which follow whatever made STOP.  Prints "reads R"
+ *	(all it made) and "done".
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -77,23 +82,32 @@ static int zero_on_cpu0(void)
 	return zero;
 }
 
-static int spin(const char *stop)
+static int spin(const char *stop, const char *mark, long n)
 {
-	int zero = zero_on_cpu0();
+	int zero = zero_on_cpu0(), fd;
 	long reads = 0;
 
 	while (access(stop, F_OK)) {
 		fast_reads(zero, 1000);
 		reads += 1000;
+		if (reads >= n && reads - 1000 < n) {
+			fd = open(mark, O_WRONLY | O_CREAT, 0600);
+			if (fd < 0)
+				die(mark);
+			close(fd);
+		}
 	}
+	fast_reads(zero, 1000);
+	reads += 1000;
 	printf("reads %ld\ndone\n", reads);
 	return 0;
 }
 
-static int reader(long n, const char *fifo)
+static int reader(long n, const char *fifo, const char *stop)
 {
+	struct timespec ms = { 0, 1000000 };
 	long long t0;
-	char c;
+	char c[2];
 	int zero = zero_on_cpu0(), fd;
 
 	fast_reads(zero, n);
@@ -103,10 +117,13 @@ static int reader(long n, const char *fifo)
 			die(fifo);
 		printf("fd %d\n", fd);
 		t0 = now_ns();
-		if (read(fd, &c, 1) != 1)
+		if (read(fd, c, 2) != 1)
 			die("read FIFO");
 		printf("slow %lld\n", (now_ns() - t0) / 1000000);
-		fast_reads(zero, n);
+		while (access(stop, F_OK)) {
+			fast_reads(zero, 1);
+			nanosleep(&ms, NULL);
+		}
 	}
 	printf("done\n");
 	return 0;
@@ -116,10 +133,11 @@ int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "writer"))
 		return writer(argv[2], atol(argv[3]));
-	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "reader"))
-		return reader(atol(argv[2]), argc == 4 ? argv[3] : NULL);
-	if (argc == 3 && !strcmp(argv[1], "spin"))
-		return spin(argv[2]);
-	fprintf(stderr, "usage: flight writer FIFO DELAY_MS | flight reader N [FIFO] | flight spin FILE\n");
+	if ((argc == 3 || argc == 5) && !strcmp(argv[1], "reader"))
+		return reader(atol(argv[2]), argc == 5 ? argv[3] : NULL,
+			      argc == 5 ? argv[4] : NULL);
+	if (argc == 5 && !strcmp(argv[1], "spin"))
+		return spin(argv[2], argv[3], atol(argv[4]));
+	fprintf(stderr, "usage: flight writer FIFO DELAY_MS | flight reader N [FIFO STOP] | flight spin STOP MARK N\n");
 	return 2;
 }
